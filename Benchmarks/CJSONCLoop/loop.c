@@ -1,0 +1,2 @@
+#include "CJSONCLoop.h"
+int bench_placeholder(void){return 0;}

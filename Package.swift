@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "Crease",
+  products: [
+    .library(name: "Crease", targets: ["Crease"]),
+    .library(name: "CreaseIO", targets: ["CreaseIO"]),
+    .executable(name: "crease", targets: ["crease"]),
+    .executable(name: "crease-bench", targets: ["crease-bench"]),
+  ],
+  targets: [
+    // The core: events, configuration, stages, engine, cues. No Foundation, no json-c, no I/O.
+    .target(name: "Crease"),
+    .systemLibrary(
+      name: "CJSONC",
+      pkgConfig: "json-c",
+      providers: [.apt(["libjson-c-dev"])]
+    ),
+    // Trace reading (json-c), configuration files, cue writers.
+    .target(name: "CreaseIO", dependencies: ["Crease", "CJSONC"]),
+    // The command line as a library, so tests run it without spawning a process.
+    .target(name: "CreaseCLI", dependencies: ["Crease", "CreaseIO"]),
+    .executableTarget(name: "crease", dependencies: ["CreaseCLI"]),
+    .target(name: "CJSONCLoop", dependencies: ["CJSONC"], path: "Benchmarks/CJSONCLoop"),
+    .executableTarget(
+      name: "crease-bench",
+      dependencies: ["Crease", "CreaseIO", "CJSONCLoop"],
+      path: "Benchmarks/crease-bench"
+    ),
+    .testTarget(name: "CreaseTests", dependencies: ["Crease"]),
+    .testTarget(name: "CreaseIOTests", dependencies: ["Crease", "CreaseIO"]),
+    .testTarget(
+      name: "CreaseCLITests",
+      dependencies: ["CreaseCLI", "CreaseIO", "Crease"],
+      resources: []
+    ),
+  ]
+)

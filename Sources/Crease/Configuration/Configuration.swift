@@ -1,0 +1,64 @@
+/// Everything that tunes Crease, with the SPEC's defaults.
+///
+/// A configuration file groups the keys as `hinge`, `camera` and a top-level `reorderWindowMs`;
+/// ``validate()`` names the offending key of a bad value the way the file spells it.
+public struct Configuration: Hashable, Sendable {
+  /// How far an event may trail a later event of its source and still be processed in order
+  /// (`reorderWindowMs`, default 50).
+  public var reorderWindow: Nanoseconds
+  /// The hinge stage's settings.
+  public var hinge: HingeConfiguration
+  /// The camera stage's settings.
+  public var camera: CameraConfiguration
+
+  public init(
+    reorderWindow: Nanoseconds = .milliseconds(50),
+    hinge: HingeConfiguration = HingeConfiguration(),
+    camera: CameraConfiguration = CameraConfiguration()
+  ) {
+    self.reorderWindow = reorderWindow
+    self.hinge = hinge
+    self.camera = camera
+  }
+
+  /// The SPEC's defaults.
+  public static let `default` = Configuration()
+
+  /// Checks every value, naming the first bad one by its configuration-file key.
+  public func validate() throws(ConfigurationError) {
+    try Self.requireNonNegative(reorderWindow, key: "reorderWindowMs")
+    try hinge.validate()
+    try camera.validate()
+  }
+
+  static func requireNonNegative(_ duration: Nanoseconds, key: String) throws(ConfigurationError) {
+    guard duration >= .zero else { throw ConfigurationError(key: key, reason: "must not be negative") }
+  }
+
+  static func requirePositive(_ value: Double, key: String) throws(ConfigurationError) {
+    guard value.isFinite, value > 0 else {
+      throw ConfigurationError(key: key, reason: "must be a finite number greater than 0")
+    }
+  }
+
+  static func requireNonNegative(_ value: Double, key: String) throws(ConfigurationError) {
+    guard value.isFinite, value >= 0 else {
+      throw ConfigurationError(key: key, reason: "must be a finite number, 0 or more")
+    }
+  }
+}
+
+/// A configuration value that cannot be used, named by its configuration-file key.
+public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The key as a file spells it, such as `hinge.boundaries[0].below`.
+  public var key: String
+  /// Why the value was refused.
+  public var reason: String
+
+  public init(key: String, reason: String) {
+    self.key = key
+    self.reason = reason
+  }
+
+  public var description: String { "\(key): \(reason)" }
+}

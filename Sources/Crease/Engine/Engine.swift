@@ -1,0 +1,169 @@
+/// The event-time engine: merges sources, restores order within the reorder window, runs timers
+/// in trace time and drives a processor (SPEC 4.1).
+///
+/// Feed it events with ``push(_:from:)`` and tell it when a source ends with
+/// ``finish(source:)``; take the cues it produced with ``drainCues(_:)``. It never reads a clock,
+/// so the same pushes produce the same cues at any speed.
+///
+/// ```swift
+/// var engine = Engine(processor: Pipeline(configuration: .default), sourceCount: 1)
+/// _ = engine.push(Event(t: 0, .mark(label: "start")), from: 0)
+/// engine.finish(source: 0)
+/// engine.drainCues { cue in print(cue) }
+/// ```
+public struct Engine<Processor: EventProcessor>: Sendable where Processor: Sendable {
+  /// What the engine did with a pushed event.
+  public enum Admission: Equatable, Sendable {
+    /// Buffered; it will be processed in order.
+    case accepted
+    /// More than the reorder window behind the latest `t` of its source: not processed. The
+    /// owner writes it to the late output and counts it.
+    case late(behind: Nanoseconds)
+    /// Its source already ended with an `end` event: bad input.
+    case afterEnd
+  }
+
+  /// How the input ended, known once every source has finished.
+  public struct EndOfInput: Sendable {
+    /// The latest `end` event's time when every source had one, otherwise `nil` (end of stream).
+    public var endTime: Nanoseconds?
+    /// Timers due after `endTime`, reported instead of fired (empty at end of stream).
+    public var pendingTimers: [TimerScheduler<Processor.TimerTag>.Timer]
+  }
+
+  private struct SourceState: Sendable {
+    var latest: Nanoseconds?
+    var endTime: Nanoseconds?
+    var finished = false
+  }
+
+  private struct PendingEvent: Comparable, Sendable {
+    var event: Event
+    var source: Int
+    var sequence: UInt64
+
+    static func < (a: PendingEvent, b: PendingEvent) -> Bool {
+      (a.event.t, a.source, a.sequence) < (b.event.t, b.source, b.sequence)
+    }
+    static func == (a: PendingEvent, b: PendingEvent) -> Bool {
+      (a.event.t, a.source, a.sequence) == (b.event.t, b.source, b.sequence)
+    }
+  }
+
+  /// The processor, with whatever state it has reached.
+  public private(set) var processor: Processor
+  /// How far an event may trail a later event of its source and still be processed in order.
+  public let reorderWindow: Nanoseconds
+  /// Set once every source has finished.
+  public private(set) var endOfInput: EndOfInput?
+
+  private var context = ProcessingContext<Processor.TimerTag>()
+  private var sources: [SourceState]
+  private var buffer = BinaryHeap<PendingEvent>()
+  private var nextSequence: UInt64 = 0
+
+  /// Creates an engine over `sourceCount` sources.
+  public init(processor: Processor, sourceCount: Int = 1, reorderWindow: Nanoseconds = .milliseconds(50)) {
+    precondition(sourceCount > 0, "an engine needs at least one source")
+    precondition(reorderWindow >= .zero, "the reorder window cannot be negative")
+    self.processor = processor
+    self.reorderWindow = reorderWindow
+    self.sources = Array(repeating: SourceState(), count: sourceCount)
+  }
+
+  /// The trace time processing has reached.
+  public var now: Nanoseconds { context.now }
+
+  /// The unfinished source that holds the others back: the one whose next event may be the
+  /// earliest. Reading from it first keeps the reorder buffer at the size of the window.
+  /// - Complexity: O(*s*), where *s* is the number of sources.
+  public var sourceToRead: Int? {
+    var best: (index: Int, low: Nanoseconds)?
+    for (index, source) in sources.enumerated() where !source.finished {
+      let low = source.latest.map { $0 - reorderWindow } ?? .min
+      if best == nil || low < best!.low { best = (index, low) }
+    }
+    return best?.index
+  }
+
+  /// Passes a trace header to the processor.
+  public mutating func apply(_ header: TraceHeader) { processor.apply(header) }
+
+  /// Takes in one event of `source` and processes every event that can no longer be overtaken.
+  /// - Complexity: O(log *b* + *s*) amortized, where *b* is the number of buffered events.
+  public mutating func push(_ event: Event, from source: Int) -> Admission {
+    guard !sources[source].finished else { return .afterEnd }
+    if case .end = event.payload {
+      sources[source].endTime = event.t
+      finish(source: source)
+      return .accepted
+    }
+    if let latest = sources[source].latest {
+      let behind = latest - event.t
+      if behind > reorderWindow { return .late(behind: behind) }
+      if event.t > latest { sources[source].latest = event.t }
+    } else {
+      sources[source].latest = event.t
+    }
+    buffer.insert(PendingEvent(event: event, source: source, sequence: nextSequence))
+    nextSequence += 1
+    releaseReadyEvents()
+    return .accepted
+  }
+
+  /// Marks `source` as ended (end of its stream, or its `end` event); when it is the last one,
+  /// processes what is buffered and applies the end-of-input rule.
+  public mutating func finish(source: Int) {
+    guard !sources[source].finished else { return }
+    sources[source].finished = true
+    releaseReadyEvents()
+    if sources.allSatisfy(\.finished) { endInput() }
+  }
+
+  /// Calls `body` with each cue produced so far, in output order, and forgets them.
+  /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
+  public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows {
+    defer { context.cues.removeAll(keepingCapacity: true) }
+    for cue in context.cues { try body(cue) }
+  }
+
+  private mutating func releaseReadyEvents() {
+    while let head = buffer.min, canRelease(head) {
+      _ = buffer.popMin()
+      fireTimers(dueAtOrBefore: head.event.t - Nanoseconds(1))
+      context.now = Swift.max(context.now, head.event.t)
+      processor.process(head.event, context: &context)
+    }
+  }
+
+  /// Whether no source can still deliver an event that sorts before `head`.
+  private func canRelease(_ head: PendingEvent) -> Bool {
+    for (index, source) in sources.enumerated() where !source.finished {
+      guard let latest = source.latest else { return false }
+      let lowestPossible = latest - reorderWindow
+      if head.event.t < lowestPossible { continue }
+      if head.event.t == lowestPossible && index >= head.source { continue }
+      return false
+    }
+    return true
+  }
+
+  private mutating func fireTimers(dueAtOrBefore limit: Nanoseconds) {
+    while let timer = context.timers.popFirst(dueAtOrBefore: limit) {
+      context.now = Swift.max(context.now, timer.due)
+      processor.fire(timer.tag, context: &context)
+    }
+  }
+
+  private mutating func endInput() {
+    let ends = sources.compactMap(\.endTime)
+    if ends.count == sources.count, let endTime = ends.max() {
+      fireTimers(dueAtOrBefore: endTime)
+      endOfInput = EndOfInput(endTime: endTime, pendingTimers: context.timers.pending)
+    } else {
+      context.timers.cancelAtEndOfStream()
+      fireTimers(dueAtOrBefore: .max)
+      endOfInput = EndOfInput(endTime: nil, pendingTimers: [])
+    }
+  }
+}

@@ -1,0 +1,38 @@
+/// A state machine the engine drives with input events and timers, in trace-time order.
+///
+/// The engine guarantees the order: events by `t` (ties: source, then line order); at equal
+/// times, events before timers; timers in the order they were set. A processor never reads a
+/// clock: `context.now` is the time of the event or timer being handled.
+public protocol EventProcessor {
+  /// Identifies one of the processor's timers; scheduling a pending tag re-arms it.
+  associatedtype TimerTag: Equatable & Sendable
+
+  /// Handles an input event at `context.now`.
+  mutating func process(_ event: Event, context: inout ProcessingContext<TimerTag>)
+
+  /// Handles a timer that came due at `context.now`.
+  mutating func fire(_ tag: TimerTag, context: inout ProcessingContext<TimerTag>)
+
+  /// Takes in a trace header (nominal frame rates) before any event of its source.
+  mutating func apply(_ header: TraceHeader)
+}
+
+extension EventProcessor {
+  public mutating func apply(_ header: TraceHeader) {}
+}
+
+/// What a processor may do while it handles an event or a timer: read the time, set timers,
+/// emit cues.
+public struct ProcessingContext<TimerTag: Equatable & Sendable>: Sendable {
+  /// The trace time being processed.
+  public internal(set) var now: Nanoseconds = .zero
+  /// The processor's timers.
+  public var timers = TimerScheduler<TimerTag>()
+  /// Cues emitted and not yet taken by the engine's owner, in emission order.
+  public internal(set) var cues: [Cue] = []
+
+  /// Emits a cue taking effect now.
+  public mutating func emit(since: Nanoseconds, _ kind: CueKind) {
+    cues.append(Cue(t: now, since: since, kind))
+  }
+}

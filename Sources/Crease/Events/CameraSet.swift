@@ -1,0 +1,22 @@
+/// A set of cameras stored in one byte, so a direction update costs no allocation.
+public struct CameraSet: OptionSet, Hashable, Sendable {
+  public var rawValue: UInt8
+
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// The set holding one camera.
+  public init(_ camera: Camera) { self.rawValue = 1 << camera.rawValue }
+
+  /// The set holding these cameras.
+  public init(_ cameras: some Sequence<Camera>) {
+    self.rawValue = 0
+    for camera in cameras { insert(CameraSet(camera)) }
+  }
+
+  /// Whether the set holds `camera`.
+  /// - Complexity: O(1).
+  public func contains(_ camera: Camera) -> Bool { contains(CameraSet(camera)) }
+
+  /// The cameras in the set, in declaration order.
+  public var cameras: [Camera] { Camera.allCases.filter { contains($0) } }
+}

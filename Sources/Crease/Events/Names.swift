@@ -1,0 +1,19 @@
+/// The name of a capture stream (`"video"` unless a trace says otherwise).
+///
+/// Short names fit in a `String`'s inline storage, so carrying one allocates nothing.
+public struct StreamName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+  public var rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public init(stringLiteral value: String) { self.rawValue = value }
+  /// The stream a trace means when it names none.
+  public static let video: StreamName = "video"
+}
+
+/// The name of a view in a direction-coordinator update (`"main"` unless a trace says otherwise).
+public struct ViewName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+  public var rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public init(stringLiteral value: String) { self.rawValue = value }
+  /// The view a trace means when it names none.
+  public static let main: ViewName = "main"
+}

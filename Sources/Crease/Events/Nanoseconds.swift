@@ -1,0 +1,51 @@
+/// A point or a span on a recording's monotonic host clock, in whole nanoseconds.
+///
+/// Trace time is the only clock the core knows: timers, deadlines and latencies are all
+/// `Nanoseconds`, so the same input gives the same output however fast it is processed.
+public struct Nanoseconds: RawRepresentable, Hashable, Comparable, Sendable {
+  /// The count of nanoseconds.
+  public var rawValue: Int64
+
+  /// Creates a value from a count of nanoseconds.
+  public init(rawValue: Int64) { self.rawValue = rawValue }
+
+  /// Creates a value from a count of nanoseconds.
+  public init(_ value: Int64) { self.rawValue = value }
+
+  /// A span of whole milliseconds.
+  public static func milliseconds(_ value: Int64) -> Nanoseconds {
+    Nanoseconds(value.multipliedReportingOverflow(by: 1_000_000).overflow ? .max : value * 1_000_000)
+  }
+
+  /// The zero time or an empty span.
+  public static let zero = Nanoseconds(0)
+  /// The latest representable time.
+  public static let max = Nanoseconds(.max)
+  /// The earliest representable time.
+  public static let min = Nanoseconds(.min)
+
+  public static func < (lhs: Nanoseconds, rhs: Nanoseconds) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  /// The sum, saturating at the ends of the range instead of trapping.
+  public static func + (lhs: Nanoseconds, rhs: Nanoseconds) -> Nanoseconds {
+    let (sum, overflow) = lhs.rawValue.addingReportingOverflow(rhs.rawValue)
+    guard overflow else { return Nanoseconds(sum) }
+    return rhs.rawValue > 0 ? .max : .min
+  }
+
+  /// The difference, saturating at the ends of the range instead of trapping.
+  public static func - (lhs: Nanoseconds, rhs: Nanoseconds) -> Nanoseconds {
+    let (difference, overflow) = lhs.rawValue.subtractingReportingOverflow(rhs.rawValue)
+    guard overflow else { return Nanoseconds(difference) }
+    return rhs.rawValue > 0 ? .min : .max
+  }
+}
+
+extension Nanoseconds: CustomStringConvertible {
+  /// The count followed by `ns`, for diagnostics.
+  public var description: String { "\(rawValue)ns" }
+}
+
+extension Nanoseconds: ExpressibleByIntegerLiteral {
+  public init(integerLiteral value: Int64) { self.rawValue = value }
+}

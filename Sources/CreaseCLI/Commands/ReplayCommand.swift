@@ -1,0 +1,45 @@
+import Crease
+import CreaseIO
+
+/// `crease replay`: process traces and write cues.
+enum ReplayCommand: Subcommand {
+  static let description = CommandDescription(
+    name: "replay",
+    abstract: "Process traces and write cues.",
+    discussion: """
+      Reads hinge and camera traces, merges them by t, and writes one cue per line, ordered by t.
+      Bad lines are reported as FILE:LINE:COL on standard error and skipped (exit 65).
+      """,
+    arguments: [TraceInputs.traceArgument],
+    options: [
+      TraceInputs.configOption,
+      .init(["-f", "--format"], value: "format", help: "Cue format: jsonl (default) or text."),
+      .init(["-o", "--output"], value: "file", help: "Write cues to a file instead of standard output."),
+      .init(["--summary"], help: "Print line counts and cue latencies on standard error."),
+      .init(["--strict"], help: "Stop at the first bad or late line (exit 65)."),
+      .init(["--rejects"], value: "file", help: "Write rejected lines, verbatim, to a file."),
+      .init(["--late"], value: "file", help: "Write late lines, verbatim, to a file."),
+    ])
+
+  static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
+    let format = try arguments.choice("--format", of: CueFormat.self) ?? .jsonl
+    let configuration = try TraceInputs.configuration(arguments)
+    let sources = try TraceInputs.open(arguments.positionals, streams: streams)
+    let output = try arguments.value("--output").map(FileSink.init(creatingFileAt:)) ?? streams.output
+    let outputs = TraceReplay<Pipeline>.Outputs(
+      cues: output, diagnostics: streams.error,
+      rejects: try arguments.value("--rejects").map(FileSink.init(creatingFileAt:)),
+      late: try arguments.value("--late").map(FileSink.init(creatingFileAt:)))
+    var replay = TraceReplay(reorderWindow: configuration.reorderWindow) {
+      Pipeline(configuration: configuration)
+    }
+    replay.strict = arguments.flag("--strict")
+    replay.format = format
+    let (summary, _) = try replay.run(sources, to: outputs)
+    try output.flush()
+    try outputs.rejects?.flush()
+    try outputs.late?.flush()
+    if arguments.flag("--summary") { try streams.error.write(summary.rendered) }
+    return summary.total.rejected > 0 || summary.stoppedEarly ? .dataError : .success
+  }
+}

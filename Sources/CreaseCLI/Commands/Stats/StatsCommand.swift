@@ -1,0 +1,27 @@
+import Crease
+import CreaseIO
+
+/// `crease stats`: counts, rates and gaps of traces.
+enum StatsCommand: Subcommand {
+  static let description = CommandDescription(
+    name: "stats",
+    abstract: "Show counts, rates, duration and frame gaps per kind and stream.",
+    discussion: """
+      Gaps here are pts deltas over 1.5 nominal frame durations (the header's fps, or the median of
+      a stream's first deltas): a quick look, not the camera stage's classification.
+      """,
+    arguments: [TraceInputs.traceArgument],
+    options: [TraceInputs.configOption])
+
+  static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
+    let configuration = try TraceInputs.configuration(arguments)
+    let sources = try TraceInputs.open(arguments.positionals, streams: streams)
+    let replay = TraceReplay(reorderWindow: configuration.reorderWindow) { TraceStatistics() }
+    let (summary, statistics) = try replay.run(sources, to: .init(cues: DiscardingSink(), diagnostics: streams.error))
+    let total = summary.total
+    try streams.output.write(
+      "lines: \(total.lines) (\(total.processed) processed, \(total.rejected) rejected, "
+        + "\(total.late) late, \(total.blank) blank)\n" + statistics.rendered)
+    return total.rejected > 0 ? .dataError : .success
+  }
+}

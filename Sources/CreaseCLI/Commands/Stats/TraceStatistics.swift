@@ -1,0 +1,119 @@
+import Crease
+
+/// Counts and rates of a trace, gathered in trace-time order by the engine.
+struct TraceStatistics: EventProcessor, Sendable {
+  typealias TimerTag = Never
+
+  /// One capture stream's frames.
+  struct StreamStatistics: Sendable {
+    var frames = 0
+    var firstPTS: Nanoseconds?
+    var lastPTS: Nanoseconds?
+    var largestDelta = Nanoseconds.zero
+    /// Deltas seen before the nominal duration is known (at most ``sampleSize``).
+    var deltaSample: [Int64] = []
+    var nominal: Nanoseconds?
+    /// Deltas above 1.5 nominal durations.
+    var gaps = 0
+    var drops: [String: Int] = [:]
+
+    static let sampleSize = 31
+
+    mutating func add(pts: Nanoseconds) {
+      frames += 1
+      defer { lastPTS = pts }
+      guard let last = lastPTS else {
+        firstPTS = pts
+        return
+      }
+      let delta = pts - last
+      largestDelta = max(largestDelta, delta)
+      if let nominal {
+        if delta.rawValue * 2 > nominal.rawValue * 3 { gaps += 1 }
+      } else if delta > .zero {
+        deltaSample.append(delta.rawValue)
+        if deltaSample.count == Self.sampleSize {
+          nominal = Nanoseconds(deltaSample.sorted()[Self.sampleSize / 2])
+          gaps = deltaSample.filter { $0 * 2 > nominal!.rawValue * 3 }.count
+        }
+      }
+    }
+
+    /// Frames per second over the pts span.
+    var meanRate: Double? {
+      guard frames > 1, let firstPTS, let lastPTS, lastPTS > firstPTS else { return nil }
+      return Double(frames - 1) * 1e9 / Double((lastPTS - firstPTS).rawValue)
+    }
+  }
+
+  var kinds: [String: Int] = [:]
+  var first: Nanoseconds?
+  var last = Nanoseconds.zero
+  var streams: [StreamName: StreamStatistics] = [:]
+  var angleRange: ClosedRange<Double>?
+
+  mutating func apply(_ header: TraceHeader) {
+    for (stream, fps) in header.nominalFrameRates {
+      streams[stream, default: StreamStatistics()].nominal = Nanoseconds(Int64((1e9 / fps).rounded()))
+    }
+  }
+
+  mutating func process(_ event: Event, context: inout ProcessingContext<Never>) {
+    kinds[event.kindName, default: 0] += 1
+    if first == nil { first = event.t }
+    last = max(last, event.t)
+    switch event.payload {
+    case .frame(let frame):
+      streams[frame.stream, default: StreamStatistics()].add(pts: frame.pts.nanoseconds)
+    case .drop(let drop):
+      streams[drop.stream, default: StreamStatistics()].drops[drop.reason.name, default: 0] += 1
+    case .hinge(let delivery?):
+      let degrees = delivery.angle.degrees
+      angleRange = angleRange.map { min($0.lowerBound, degrees)...max($0.upperBound, degrees) } ?? degrees...degrees
+    default:
+      break
+    }
+  }
+
+  mutating func fire(_ tag: Never, context: inout ProcessingContext<Never>) {}
+
+  /// The report `crease stats` prints.
+  var rendered: String {
+    let duration = first.map { last - $0 } ?? .zero
+    let seconds = Double(duration.rawValue) / 1e9
+    var text = "duration: \(Self.decimal(seconds, 3)) s\n"
+    text += "events by kind:\n"
+    for kind in kinds.keys.sorted() {
+      let count = kinds[kind]!
+      let rate = seconds > 0 ? " (\(Self.decimal(Double(count) / seconds, 1))/s)" : ""
+      text += "  \(kind): \(count)\(rate)\n"
+    }
+    if let angleRange {
+      text += "hinge angle: \(Self.decimal(angleRange.lowerBound, 1))° to \(Self.decimal(angleRange.upperBound, 1))°\n"
+    }
+    for name in streams.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+      let stream = streams[name]!
+      text += "stream \(name.rawValue): \(stream.frames) frame(s)"
+      if let rate = stream.meanRate { text += ", \(Self.decimal(rate, 2)) fps mean" }
+      if let nominal = stream.nominal { text += ", nominal \(Self.decimal(1e9 / Double(nominal.rawValue), 2)) fps" }
+      text += ", largest pts delta \(Self.decimal(Double(stream.largestDelta.rawValue) / 1e6, 3)) ms"
+      text += ", \(stream.gaps) delta(s) over 1.5 frames\n"
+      for reason in stream.drops.keys.sorted() { text += "  drops \(reason): \(stream.drops[reason]!)\n" }
+    }
+    return text
+  }
+
+  /// `value` with `places` decimals, rounded half away from zero.
+  static func decimal(_ value: Double, _ places: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+    guard scaled < 9e18 else { return value < 0 ? "-∞" : "∞" }
+    let whole = Int64(scaled)
+    let integer = whole / Int64(scale)
+    let fraction = String(whole % Int64(scale))
+    let sign = value < 0 && whole != 0 ? "-" : ""
+    guard places > 0 else { return "\(sign)\(integer)" }
+    return "\(sign)\(integer)." + String(repeating: "0", count: places - fraction.count) + fraction
+  }
+}

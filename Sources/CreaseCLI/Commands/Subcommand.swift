@@ -1,0 +1,31 @@
+import Crease
+import CreaseIO
+
+/// One `crease` subcommand: its declared interface and what it does.
+protocol Subcommand: Sendable {
+  static var description: CommandDescription { get }
+  static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode
+}
+
+/// Helpers the trace-reading subcommands share.
+enum TraceInputs {
+  static let configOption = CommandDescription.Option(
+    ["-c", "--config"], value: "file", help: "A JSON configuration file (keys in the README).")
+
+  static let traceArgument = CommandDescription.Argument(
+    "trace", help: "Trace files (JSON Lines), merged by t; '-' reads standard input.", isRepeating: true)
+
+  /// The configuration named by `--config`, or the defaults.
+  static func configuration(_ arguments: ParsedArguments) throws -> Configuration {
+    guard let path = arguments.value("--config") else { return .default }
+    return try ConfigurationFile.read(try FileSource(path: path))
+  }
+
+  /// Opens every trace before any is read, so a missing file fails before output starts.
+  static func open(_ paths: [String], streams: StandardStreams) throws -> [ByteSource] {
+    guard paths.filter({ $0 == "-" }).count <= 1 else {
+      throw UsageError("Standard input ('-') can be read only once.")
+    }
+    return try paths.map { path in path == "-" ? streams.input : try FileSource(path: path) }
+  }
+}

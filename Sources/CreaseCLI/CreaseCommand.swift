@@ -1,0 +1,101 @@
+import Crease
+import CreaseIO
+
+/// The `crease` command line, as a function of its arguments and streams.
+public enum CreaseCommand {
+  /// The version `--version` prints.
+  public static let version = "0.1.0"
+
+  static let subcommands: [any Subcommand.Type] = [ReplayCommand.self, CheckCommand.self, StatsCommand.self]
+
+  static let description = CommandDescription(
+    name: "crease",
+    abstract: "Turn folding-iPhone hinge and camera traces into effect cues and mirroring decisions.",
+    options: [.init(["--version"], help: "Show the version.")],
+    subcommands: subcommands.map { $0.description })
+
+  /// Runs `crease` with `arguments` (without the program name) and returns the exit status.
+  public static func run(_ arguments: [String], streams: StandardStreams) -> ExitCode {
+    let status = dispatch(arguments, streams: streams)
+    try? streams.output.flush()
+    try? streams.error.flush()
+    return status
+  }
+
+  private static func dispatch(_ arguments: [String], streams: StandardStreams) -> ExitCode {
+    guard let first = arguments.first else {
+      return usageError(UsageError("Missing a subcommand."), description, path: ["crease"], streams)
+    }
+    switch first {
+    case "-h", "--help":
+      return write(HelpFormatter.help(description, path: ["crease"]), to: streams.output)
+    case "--version":
+      return write("\(version)\n", to: streams.output)
+    case "help":
+      guard let name = arguments.dropFirst().first else {
+        return write(HelpFormatter.help(description, path: ["crease"]), to: streams.output)
+      }
+      guard let command = subcommand(named: name) else {
+        return unknownSubcommand(name, streams)
+      }
+      return write(HelpFormatter.help(command.description, path: ["crease", name]), to: streams.output)
+    default:
+      guard let command = subcommand(named: first) else {
+        if first.hasPrefix("-") {
+          let spellings = description.options.flatMap(\.names)
+          let message = "Unknown option '\(first)'.\(Suggestion.didYouMean(first, in: spellings))"
+          return usageError(UsageError(message), description, path: ["crease"], streams)
+        }
+        return unknownSubcommand(first, streams)
+      }
+      return run(command, Array(arguments.dropFirst()), streams)
+    }
+  }
+
+  private static func subcommand(named name: String) -> (any Subcommand.Type)? {
+    subcommands.first { $0.description.name == name }
+  }
+
+  private static func unknownSubcommand(_ name: String, _ streams: StandardStreams) -> ExitCode {
+    let names = subcommands.map { $0.description.name }
+    let message = "Unknown subcommand '\(name)'.\(Suggestion.didYouMean(name, in: names))"
+    return usageError(UsageError(message), description, path: ["crease"], streams)
+  }
+
+  private static func run(_ command: any Subcommand.Type, _ arguments: [String], _ streams: StandardStreams) -> ExitCode {
+    let path = ["crease", command.description.name]
+    do {
+      let parsed = try command.description.parse(arguments)
+      if parsed.flag("--help") { return write(HelpFormatter.help(command.description, path: path), to: streams.output) }
+      return try command.run(parsed, streams: streams)
+    } catch let error as UsageError {
+      return usageError(error, command.description, path: path, streams)
+    } catch let error as ConfigurationFile.Error {
+      return report("\(error)", .configuration, streams)
+    } catch let error as IOError {
+      return report("crease: \(error)", error.kind == .missingInput ? .noInput : .ioError, streams)
+    } catch {
+      return report("crease: \(error)", .failure, streams)
+    }
+  }
+
+  private static func usageError(
+    _ error: UsageError, _ command: CommandDescription, path: [String], _ streams: StandardStreams
+  ) -> ExitCode {
+    report(HelpFormatter.usageError(error, command, path: path), .usage, streams, newline: false)
+  }
+
+  private static func report(_ text: String, _ status: ExitCode, _ streams: StandardStreams, newline: Bool = true) -> ExitCode {
+    try? streams.error.write(newline ? text + "\n" : text)
+    return status
+  }
+
+  private static func write(_ text: String, to sink: ByteSink) -> ExitCode {
+    do {
+      try sink.write(text)
+      return .success
+    } catch {
+      return .ioError
+    }
+  }
+}

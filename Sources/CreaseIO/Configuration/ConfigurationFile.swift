@@ -1,0 +1,158 @@
+import CJSONC
+import Crease
+
+/// Reads a configuration file: JSON with the groups `hinge` and `camera` and a top-level
+/// `reorderWindowMs`, durations in milliseconds and angles in degrees (SPEC 6).
+///
+/// Missing keys keep their defaults; unknown keys are errors that name them, so a typo never
+/// silently leaves a default in force.
+public enum ConfigurationFile {
+  /// A configuration file that cannot be used: where, which key, and why.
+  public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    /// 1-based line and column, when the problem has a place in the file.
+    public var line: Int?
+    public var column: Int?
+    public var message: String
+
+    public var description: String {
+      if let line, let column { return "\(path):\(line):\(column): error: \(message)" }
+      return "\(path): error: \(message)"
+    }
+  }
+
+  /// The largest configuration file read, in bytes.
+  static let maximumSize = 1 << 20
+
+  /// Reads and validates the configuration in `source`.
+  public static func read(_ source: ByteSource) throws -> Configuration {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+      if count == 0 { break }
+      bytes.append(contentsOf: chunk[..<count])
+      guard bytes.count <= maximumSize else {
+        throw Error(path: source.name, message: "larger than \(maximumSize) bytes; is this a configuration file?")
+      }
+    }
+    return try parse(bytes, path: source.name)
+  }
+
+  /// Parses and validates configuration JSON.
+  public static func parse(_ bytes: [UInt8], path: String) throws -> Configuration {
+    let configuration = try bytes.withUnsafeBytes { text in try decode(text, path: path) }
+    do {
+      try configuration.validate()
+    } catch {
+      throw Error(path: path, message: "\(error.key): \(error.reason)")
+    }
+    return configuration
+  }
+
+  private static func decode(_ text: UnsafeRawBufferPointer, path: String) throws(Error) -> Configuration {
+    let tokener = json_tokener_new_ex(TraceParser.maximumDepth)!
+    defer { json_tokener_free(tokener) }
+    json_tokener_set_flags(tokener, Int32(JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8))
+    let base = text.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)!
+    guard let root = json_tokener_parse_ex(tokener, base, Int32(text.count)) else {
+      let reason = String(cString: json_tokener_error_desc(json_tokener_get_error(tokener)))
+      throw located(path, text, offset: json_tokener_get_parse_end(tokener), "invalid JSON: \(reason)")
+    }
+    defer { json_object_put(root) }
+    do throws(TraceLineError) {
+      guard json_object_get_type(root) == json_type_object else {
+        throw TraceLineError(column: 1, message: "a configuration must be a JSON object")
+      }
+      return try configuration(JSONObjectReader(object: root, line: text))
+    } catch {
+      throw located(path, text, offset: error.column - 1, error.message)
+    }
+  }
+
+  private static func located(_ path: String, _ text: UnsafeRawBufferPointer, offset: Int, _ message: String) -> Error {
+    let before = text[..<Swift.min(offset, text.count)]
+    let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+    let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+    return Error(path: path, line: line, column: offset - lineStart + 1, message: message)
+  }
+
+  // MARK: Keys
+
+  private static func configuration(_ top: JSONObjectReader) throws(TraceLineError) -> Configuration {
+    var configuration = Configuration()
+    try rejectUnknownKeys(top, known: ["reorderWindowMs", "hinge", "camera"])
+    try duration(top, "reorderWindowMs", &configuration.reorderWindow)
+    if let value = top.optional("hinge") {
+      let hinge = try top.nested(value, key: "hinge")
+      try rejectUnknownKeys(
+        hinge,
+        known: [
+          "statusDebounceMs", "statusMaxWaitMs", "boundaries", "motionDeadbandDeg", "fullyOpenZoneDeg", "settleMs",
+          "settleToleranceDeg", "progressFullDeg", "progressMaxRateHz",
+        ])
+      try duration(hinge, "statusDebounceMs", &configuration.hinge.statusDebounce)
+      try duration(hinge, "statusMaxWaitMs", &configuration.hinge.statusMaxWait)
+      try duration(hinge, "settleMs", &configuration.hinge.settle)
+      try number(hinge, "motionDeadbandDeg", &configuration.hinge.motionDeadbandDegrees)
+      try number(hinge, "fullyOpenZoneDeg", &configuration.hinge.fullyOpenZoneDegrees)
+      try number(hinge, "settleToleranceDeg", &configuration.hinge.settleToleranceDegrees)
+      try number(hinge, "progressFullDeg", &configuration.hinge.progressFullDegrees)
+      try number(hinge, "progressMaxRateHz", &configuration.hinge.progressMaxRateHz)
+      if let list = hinge.optional("boundaries") { configuration.hinge.boundaries = try boundaries(hinge, list) }
+    }
+    if let value = top.optional("camera") {
+      let camera = try top.nested(value, key: "camera")
+      try rejectUnknownKeys(camera, known: ["gapFactor", "switchWindowMs", "stallFactor", "maskMaxMs"])
+      try number(camera, "gapFactor", &configuration.camera.gapFactor)
+      try duration(camera, "switchWindowMs", &configuration.camera.switchWindow)
+      try number(camera, "stallFactor", &configuration.camera.stallFactor)
+      try duration(camera, "maskMaxMs", &configuration.camera.maskMax)
+    }
+    return configuration
+  }
+
+  private static func rejectUnknownKeys(_ group: JSONObjectReader, known: [String]) throws(TraceLineError) {
+    guard let unknown = group.keys.first(where: { !known.contains($0) }) else { return }
+    throw group.error(
+      unknown, "unknown key '\(group.qualified(unknown))'.\(Suggestion.didYouMean(unknown, in: known))")
+  }
+
+  private static func number(_ group: JSONObjectReader, _ key: String, _ target: inout Double) throws(TraceLineError) {
+    guard let value = group.optional(key) else { return }
+    target = try group.number(value, key: key)
+  }
+
+  /// A duration in milliseconds (fractions allowed), stored as whole nanoseconds.
+  private static func duration(
+    _ group: JSONObjectReader, _ key: String, _ target: inout Nanoseconds
+  ) throws(TraceLineError) {
+    guard let value = group.optional(key) else { return }
+    let nanoseconds = (try group.number(value, key: key) * 1_000_000).rounded()
+    guard let whole = Int64(exactly: nanoseconds) else {
+      throw group.error(key, "'\(group.qualified(key))' is out of range")
+    }
+    target = Nanoseconds(whole)
+  }
+
+  private static func boundaries(_ hinge: JSONObjectReader, _ list: OpaquePointer) throws(TraceLineError) -> [Boundary] {
+    guard json_object_get_type(list) == json_type_array else {
+      throw hinge.error("boundaries", "'hinge.boundaries' must be an array, not \(JSONObjectReader.typeName(list))")
+    }
+    var result: [Boundary] = []
+    for index in 0..<json_object_array_length(list) {
+      let key = "boundaries[\(index)]"
+      guard let element = json_object_array_get_idx(list, index) else {
+        throw hinge.error("boundaries", "'hinge.\(key)' must be an object, not null")
+      }
+      let boundary = try hinge.nested(element, key: key)
+      try rejectUnknownKeys(boundary, known: ["name", "below", "above"])
+      result.append(
+        Boundary(
+          name: try boundary.string(try boundary.required("name"), key: "name"),
+          below: try boundary.number(try boundary.required("below"), key: "below"),
+          above: try boundary.number(try boundary.required("above"), key: "above")))
+    }
+    return result
+  }
+}

@@ -1,0 +1,95 @@
+import Crease
+
+/// An output format for cues: JSON Lines, readable text, or a trace viewer's format.
+public enum CueFormat: String, CaseIterable, Sendable {
+  /// One JSON object per line, keys `t`, `since`, `cue`, then the fields (SPEC 3).
+  case jsonl
+  /// Aligned columns for people: time in seconds, cue, fields, latency.
+  case text
+
+  /// Appends one cue, with its line terminator, to `output`.
+  /// - Complexity: O(*f*) in the size of the cue's fields; no allocation once `output` has
+  ///   grown to its working size (labels excepted).
+  public func encode(_ cue: Cue, into output: inout [UInt8]) {
+    switch self {
+    case .jsonl: Self.encodeJSONLine(cue, into: &output)
+    case .text: Self.encodeText(cue, into: &output)
+    }
+  }
+
+  private static func encodeJSONLine(_ cue: Cue, into output: inout [UInt8]) {
+    output.append(contentsOf: #"{"t":"#.utf8)
+    NumberFormatting.appendInteger(cue.t.rawValue, to: &output)
+    output.append(contentsOf: #","since":"#.utf8)
+    NumberFormatting.appendInteger(cue.since.rawValue, to: &output)
+    output.append(contentsOf: #","cue":""#.utf8)
+    output.append(contentsOf: cue.kind.name.utf8)
+    output.append(UInt8(ascii: "\""))
+    cue.kind.forEachField { key, value in
+      output.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\"")])
+      output.append(key.utf8Start, count: key.utf8CodeUnitCount)
+      output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+      appendJSON(value, to: &output)
+    }
+    output.append(contentsOf: "}\n".utf8)
+  }
+
+  private static func appendJSON(_ value: CueFieldValue, to output: inout [UInt8]) {
+    switch value {
+    case .text(let text): JSONString.append(text, to: &output)
+    case .name(let name): JSONString.append(name, to: &output)
+    case .integer(let integer): NumberFormatting.appendInteger(integer, to: &output)
+    case .decimal(let decimal): NumberFormatting.appendDecimal(decimal, to: &output)
+    case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
+    case .names(let names):
+      output.append(UInt8(ascii: "["))
+      for (index, name) in names.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        JSONString.append(name, to: &output)
+      }
+      output.append(UInt8(ascii: "]"))
+    }
+  }
+
+  private static func encodeText(_ cue: Cue, into output: inout [UInt8]) {
+    let start = output.count
+    NumberFormatting.appendSeconds(cue.t.rawValue, to: &output)
+    pad(&output, from: start, to: 16)
+    output.append(contentsOf: "  ".utf8)
+    let nameStart = output.count
+    output.append(contentsOf: cue.kind.name.utf8)
+    pad(&output, from: nameStart, to: 22)
+    cue.kind.forEachField { key, value in
+      output.append(UInt8(ascii: " "))
+      output.append(key.utf8Start, count: key.utf8CodeUnitCount)
+      output.append(UInt8(ascii: "="))
+      appendText(value, to: &output)
+    }
+    if cue.latency > .zero {
+      output.append(contentsOf: "  (+".utf8)
+      NumberFormatting.appendMilliseconds(cue.latency.rawValue, to: &output)
+      output.append(contentsOf: " ms)".utf8)
+    }
+    output.append(UInt8(ascii: "\n"))
+  }
+
+  private static func appendText(_ value: CueFieldValue, to output: inout [UInt8]) {
+    switch value {
+    case .text(let text): JSONString.append(text, to: &output)
+    case .name(let name): output.append(contentsOf: name.utf8)
+    case .names(let names): output.append(contentsOf: names.joined(separator: ",").utf8)
+    case .integer, .decimal, .bool: appendJSON(value, to: &output)
+    }
+  }
+
+  private static func pad(_ output: inout [UInt8], from start: Int, to width: Int) {
+    let used = output.count - start
+    if used < width { output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - used)) }
+  }
+}
+
+extension Array where Element == UInt8 {
+  fileprivate mutating func append(_ start: UnsafePointer<UInt8>, count: Int) {
+    append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+  }
+}

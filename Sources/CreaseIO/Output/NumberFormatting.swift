@@ -1,0 +1,88 @@
+/// Number rendering shared by every output format, byte for byte the same on every machine.
+enum NumberFormatting {
+  /// Appends a decimal integer.
+  static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
+    if value < 0 { output.append(UInt8(ascii: "-")) }
+    appendDigits(value.magnitude, to: &output)
+  }
+
+  /// Appends the decimal digits of `magnitude`, zero-padded on the left to `minimumCount`.
+  private static func appendDigits(_ magnitude: UInt64, to output: inout [UInt8], minimumCount: Int = 1) {
+    var count = 1
+    var rest = magnitude / 10
+    while rest > 0 {
+      count += 1
+      rest /= 10
+    }
+    count = Swift.max(count, minimumCount)
+    output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+    var value = magnitude
+    var index = output.count - 1
+    while value > 0 {
+      output[index] = UInt8(ascii: "0") + UInt8(value % 10)
+      value /= 10
+      index -= 1
+    }
+  }
+
+  /// Appends `value` rounded to 3 decimals (half away from zero), without trailing zeros but
+  /// with at least one decimal, so `135` is `135.0` and `0.1234` is `0.123`.
+  static func appendDecimal(_ value: Double, to output: inout [UInt8]) {
+    let thousandths = (value * 1000).rounded(.toNearestOrAwayFromZero)
+    guard let scaled = Int64(exactly: thousandths) else {
+      // Outside ±9.2e15 no decimals are left to round; the integer part is all there is.
+      appendInteger(value < 0 ? .min : .max, to: &output)
+      return
+    }
+    if scaled < 0 { output.append(UInt8(ascii: "-")) }
+    appendDigits(scaled.magnitude / 1000, to: &output)
+    output.append(UInt8(ascii: "."))
+    var fraction = scaled.magnitude % 1000
+    var width = 3
+    while width > 1 && fraction % 10 == 0 {
+      fraction /= 10
+      width -= 1
+    }
+    appendDigits(fraction, to: &output, minimumCount: width)
+  }
+
+  /// Appends nanoseconds as seconds with 9 decimals, exactly.
+  static func appendSeconds(_ nanoseconds: Int64, to output: inout [UInt8]) {
+    if nanoseconds < 0 { output.append(UInt8(ascii: "-")) }
+    appendDigits(nanoseconds.magnitude / 1_000_000_000, to: &output)
+    output.append(UInt8(ascii: "."))
+    appendDigits(nanoseconds.magnitude % 1_000_000_000, to: &output, minimumCount: 9)
+  }
+
+  /// Appends nanoseconds as milliseconds with 3 decimals, exactly (truncated to microseconds).
+  static func appendMilliseconds(_ nanoseconds: Int64, to output: inout [UInt8]) {
+    if nanoseconds < 0 { output.append(UInt8(ascii: "-")) }
+    appendDigits(nanoseconds.magnitude / 1_000_000, to: &output)
+    output.append(UInt8(ascii: "."))
+    appendDigits(nanoseconds.magnitude % 1_000_000 / 1000, to: &output, minimumCount: 3)
+  }
+}
+
+/// JSON string literals.
+enum JSONString {
+  /// Appends `text` as a quoted JSON string, escaping quotes, backslashes and control bytes.
+  static func append(_ text: String, to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+      case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+      case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+      case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+      case 0x09: output.append(contentsOf: #"\t"#.utf8)
+      case 0..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        output.append(contentsOf: #"\u00"#.utf8)
+        output.append(hex[Int(byte >> 4)])
+        output.append(hex[Int(byte & 0xF)])
+      default: output.append(byte)
+      }
+    }
+    output.append(UInt8(ascii: "\""))
+  }
+}

@@ -1,0 +1,84 @@
+import Crease
+
+/// What a replay read and wrote: every input line accounted for once, and every cue kind with
+/// its count and largest latency.
+public struct ReplaySummary: Hashable, Sendable {
+  /// Line counts of one source.
+  public struct LineCounts: Hashable, Sendable {
+    public var name: String
+    /// Lines read, blank ones included.
+    public var lines = 0
+    /// Events and headers taken in.
+    public var processed = 0
+    /// Bad input lines, reported and skipped.
+    public var rejected = 0
+    /// Events too far behind their source's latest `t`, written to the late output.
+    public var late = 0
+    /// Empty or whitespace-only lines, skipped as the format allows.
+    public var blank = 0
+
+    /// Whether every line landed in exactly one bucket.
+    public var isBalanced: Bool { lines == processed + rejected + late + blank }
+  }
+
+  /// The cues of one kind.
+  public struct CueStatistics: Hashable, Sendable {
+    public var count = 0
+    /// The largest `t - since` seen.
+    public var maximumLatency = Nanoseconds.zero
+  }
+
+  public var sources: [LineCounts]
+  /// Per cue kind, by name.
+  public var cues: [String: CueStatistics] = [:]
+  /// The latest `end` when every source had one; `nil` when the input ended by end of stream.
+  public var endTime: Nanoseconds?
+  /// Timers due after the end time, reported instead of fired.
+  public var pendingTimers = 0
+  /// Set when `--strict` stopped the replay at a bad or late line.
+  public var stoppedEarly = false
+
+  /// All sources' counts added up.
+  public var total: LineCounts {
+    sources.reduce(into: LineCounts(name: "all")) { total, source in
+      total.lines += source.lines
+      total.processed += source.processed
+      total.rejected += source.rejected
+      total.late += source.late
+      total.blank += source.blank
+    }
+  }
+
+  mutating func record(_ cue: Cue) {
+    cues[cue.kind.name, default: CueStatistics()].count += 1
+    if cue.latency > cues[cue.kind.name]!.maximumLatency { cues[cue.kind.name]!.maximumLatency = cue.latency }
+  }
+
+  /// The summary as `replay --summary` prints it.
+  public var rendered: String {
+    var text = "Summary\n  lines:\n"
+    for source in sources + (sources.count > 1 ? [total] : []) {
+      text +=
+        "    \(source.name): \(source.lines) read = \(source.processed) processed + \(source.rejected) rejected"
+        + " + \(source.late) late + \(source.blank) blank\n"
+    }
+    if stoppedEarly {
+      text += "  end: stopped at the first bad or late line (--strict)\n"
+    } else if let endTime {
+      text += "  end: end event at t=\(endTime.rawValue); \(pendingTimers) timer(s) pending after it\n"
+    } else {
+      text += "  end: end of stream; pending timers fired, stall timers cancelled\n"
+    }
+    text += "  cues:\n"
+    if cues.isEmpty { text += "    none\n" }
+    let width = cues.keys.map(\.count).max() ?? 0
+    for name in cues.keys.sorted() {
+      let statistics = cues[name]!
+      var latency: [UInt8] = []
+      NumberFormatting.appendMilliseconds(statistics.maximumLatency.rawValue, to: &latency)
+      let padding = String(repeating: " ", count: width - name.count)
+      text += "    \(name)\(padding)  \(statistics.count) cue(s), max latency \(String(decoding: latency, as: UTF8.self)) ms\n"
+    }
+    return text
+  }
+}

@@ -1,0 +1,233 @@
+import Crease
+
+/// Reads traces, runs them through the engine and writes cues: the work of `crease replay`,
+/// `check` and `stats`, without a process around it.
+///
+/// Bad lines are reported as `FILE:LINE:COL: error: MESSAGE` and skipped (SPEC 7); late lines
+/// go to the late output; every line is counted once in the ``ReplaySummary``.
+public struct TraceReplay<Processor: EventProcessor & Sendable> {
+  /// Where a replay's byproducts go.
+  public struct Outputs {
+    /// Cues, in the chosen format.
+    public var cues: ByteSink
+    /// Diagnostics: bad lines, warnings.
+    public var diagnostics: ByteSink
+    /// Rejected lines, verbatim, one per line.
+    public var rejects: ByteSink?
+    /// Late lines, verbatim, one per line.
+    public var late: ByteSink?
+
+    public init(cues: ByteSink, diagnostics: ByteSink, rejects: ByteSink? = nil, late: ByteSink? = nil) {
+      self.cues = cues
+      self.diagnostics = diagnostics
+      self.rejects = rejects
+      self.late = late
+    }
+  }
+
+  /// Stop at the first bad or late line (`--strict`).
+  public var strict = false
+  /// How many bad lines to report before only counting them; `nil` reports all (`check`).
+  public var reportLimit: Int? = 20
+  /// Warn about keys the format does not define (`check`).
+  public var warnsAboutUnknownKeys = false
+  /// Warn about each late line, besides counting it (`check`).
+  public var warnsAboutLateLines = false
+  /// The cue output format.
+  public var format = CueFormat.jsonl
+
+  private let makeProcessor: () -> Processor
+  private let reorderWindow: Nanoseconds
+
+  /// A replay that processes events with a fresh `processor()` per run.
+  public init(reorderWindow: Nanoseconds, processor: @escaping () -> Processor) {
+    self.reorderWindow = reorderWindow
+    self.makeProcessor = processor
+  }
+
+  /// Replays `sources`, merged by `t`, and returns the summary and the processor's final state.
+  public func run(_ sources: [ByteSource], to outputs: Outputs) throws -> (ReplaySummary, Processor) {
+    var run = Run(replay: self, sources: sources, outputs: outputs)
+    try run.readAll()
+    return (run.summary, run.engine.processor)
+  }
+
+  /// The state of one replay.
+  private struct Run {
+    let replay: TraceReplay
+    let readers: [LineReader]
+    let outputs: Outputs
+    let parser = TraceParser()
+    var engine: Engine<Processor>
+    var summary: ReplaySummary
+    var reported = 0
+    var encoded: [UInt8] = []
+
+    init(replay: TraceReplay, sources: [ByteSource], outputs: Outputs) {
+      self.replay = replay
+      self.readers = sources.map { LineReader(source: $0) }
+      self.outputs = outputs
+      self.engine = Engine(
+        processor: replay.makeProcessor(), sourceCount: max(1, sources.count), reorderWindow: replay.reorderWindow)
+      self.summary = ReplaySummary(sources: sources.map { ReplaySummary.LineCounts(name: $0.name) })
+      parser.collectsUnknownKeys = replay.warnsAboutUnknownKeys
+      encoded.reserveCapacity(1 << 16)
+    }
+
+    mutating func readAll() throws {
+      defer { summary.pendingTimers = engine.endOfInput?.pendingTimers.count ?? 0 }
+      while let source = engine.sourceToRead {
+        guard try readLine(from: source) else {
+          summary.stoppedEarly = true
+          break
+        }
+        try writeCues()
+      }
+      summary.endTime = engine.endOfInput?.endTime
+      try writeCues()
+      try reportTruncation()
+    }
+
+    /// Reads and handles one line of `source`; `false` when `--strict` must stop.
+    mutating func readLine(from source: Int) throws -> Bool {
+      let reader = readers[source]
+      let rejects = outputs.rejects
+      guard let line = try reader.next(overflow: { bytes in try rejects?.write(bytes) }) else {
+        engine.finish(source: source)
+        return true
+      }
+      summary.sources[source].lines += 1
+      switch line {
+      case .overlong(let length):
+        try rejects?.write("\n")
+        return try reject(
+          source, column: reader.maximumLineLength + 1,
+          "line is \(length) bytes long; the longest line read is \(reader.maximumLineLength) bytes", raw: nil)
+      case .complete(let bytes):
+        return try handle(bytes, from: source)
+      }
+    }
+
+    mutating func handle(_ bytes: UnsafeRawBufferPointer, from source: Int) throws -> Bool {
+      guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
+        summary.sources[source].blank += 1
+        return true
+      }
+      let isFirstRecord = summary.sources[source].lines - summary.sources[source].blank == 1
+      let record: TraceRecord
+      do {
+        record = try parser.parse(bytes)
+      } catch {
+        return try reject(source, column: error.column, error.message, raw: bytes)
+      }
+      try warnAboutUnknownKeys(source)
+      switch record {
+      case .header(let header):
+        guard isFirstRecord else {
+          return try reject(source, column: 1, "a header must be the first line of a trace", raw: bytes)
+        }
+        engine.apply(header)
+      case .event(let event):
+        switch engine.push(event, from: source) {
+        case .accepted:
+          summary.sources[source].processed += 1
+          if case .end = event.payload { return try rejectLinesAfterEnd(of: source) }
+          return true
+        case .late(let behind):
+          return try handleLate(source, behind: behind, raw: bytes)
+        case .afterEnd:
+          return try reject(source, column: 1, "a line after this trace's 'end' event", raw: bytes)
+        }
+      }
+      summary.sources[source].processed += 1
+      return true
+    }
+
+    /// Rejects every remaining line of a source that ended with an `end` event; `false` when
+    /// `--strict` must stop.
+    mutating func rejectLinesAfterEnd(of source: Int) throws -> Bool {
+      let endLine = readers[source].lineNumber
+      while let line = try readers[source].next(overflow: { [rejects = outputs.rejects] in try rejects?.write($0) }) {
+        summary.sources[source].lines += 1
+        var keepGoing = true
+        switch line {
+        case .overlong:
+          try outputs.rejects?.write("\n")
+          keepGoing = try reject(source, column: 1, "a line after this trace's 'end' event (line \(endLine))", raw: nil)
+        case .complete(let bytes):
+          if bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) {
+            keepGoing = try reject(
+              source, column: 1, "a line after this trace's 'end' event (line \(endLine))", raw: bytes)
+          } else {
+            summary.sources[source].blank += 1
+          }
+        }
+        if !keepGoing { return false }
+      }
+      return true
+    }
+
+    mutating func handleLate(_ source: Int, behind: Nanoseconds, raw: UnsafeRawBufferPointer) throws -> Bool {
+      summary.sources[source].late += 1
+      try outputs.late?.write(raw)
+      try outputs.late?.write("\n")
+      let message =
+        "late event: \(behind.rawValue) ns behind the latest t of its trace, more than the reorder window"
+        + " (\(replay.reorderWindow.rawValue) ns)"
+      if replay.strict {
+        try diagnose(source, column: 1, "error", message)
+        return false
+      }
+      if replay.warnsAboutLateLines { try diagnose(source, column: 1, "warning", message) }
+      return true
+    }
+
+    mutating func reject(_ source: Int, column: Int, _ message: String, raw: UnsafeRawBufferPointer?) throws -> Bool {
+      summary.sources[source].rejected += 1
+      if let raw {
+        try outputs.rejects?.write(raw)
+        try outputs.rejects?.write("\n")
+      }
+      if replay.reportLimit.map({ reported < $0 }) ?? true {
+        try diagnose(source, column: column, "error", message)
+        reported += 1
+      }
+      return !replay.strict
+    }
+
+    mutating func warnAboutUnknownKeys(_ source: Int) throws {
+      for key in parser.unknownKeys {
+        try diagnose(source, column: key.column, "warning", "unknown key '\(key.name)' is ignored")
+      }
+    }
+
+    func diagnose(_ source: Int, column: Int, _ severity: String, _ message: String) throws {
+      let reader = readers[source]
+      try outputs.diagnostics.write("\(reader.source.name):\(reader.lineNumber):\(column): \(severity): \(message)\n")
+    }
+
+    func reportTruncation() throws {
+      let rejected = summary.total.rejected
+      guard let limit = replay.reportLimit, rejected > limit else { return }
+      try outputs.diagnostics.write("crease: \(rejected - limit) more bad line(s) not shown; \(rejected) rejected in all\n")
+    }
+
+    mutating func writeCues() throws {
+      // The closure may not touch `self` while `engine` is being mutated, so the buffers are
+      // moved out (not copied) for the duration.
+      let format = replay.format
+      var cueSummary = ReplaySummary(sources: [])
+      var bytes: [UInt8] = []
+      swap(&cueSummary.cues, &summary.cues)
+      swap(&bytes, &encoded)
+      bytes.removeAll(keepingCapacity: true)
+      engine.drainCues { cue in
+        cueSummary.record(cue)
+        format.encode(cue, into: &bytes)
+      }
+      swap(&cueSummary.cues, &summary.cues)
+      swap(&bytes, &encoded)
+      if !encoded.isEmpty { try outputs.cues.write(encoded) }
+    }
+  }
+}

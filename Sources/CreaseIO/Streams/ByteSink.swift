@@ -1,0 +1,114 @@
+
+import Glibc
+
+/// Somewhere bytes go: a file, a pipe, standard output, or memory in tests.
+public protocol ByteSink: AnyObject {
+  /// Appends bytes; a sink may buffer them until ``flush()``.
+  func write(_ bytes: UnsafeRawBufferPointer) throws
+  /// Writes out anything buffered.
+  func flush() throws
+}
+
+extension ByteSink {
+  /// Appends the UTF-8 bytes of `text`.
+  public func write(_ text: String) throws {
+    var text = text
+    try text.withUTF8 { bytes throws in try write(UnsafeRawBufferPointer(bytes)) }
+  }
+
+  /// Appends `bytes`.
+  public func write(_ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { buffer throws in try write(buffer) }
+  }
+}
+
+/// A buffered sink over a file descriptor.
+public final class FileSink: ByteSink {
+  /// The path or name used in error messages.
+  public let name: String
+  private let descriptor: Int32
+  private let closesDescriptor: Bool
+  private var buffer: [UInt8] = []
+  private let capacity: Int
+  /// Whether every line goes out as soon as it is written (for pipes feeding other tools).
+  public var isLineBuffered = false
+
+  /// A sink over an open descriptor; `closesDescriptor` closes it on deinit.
+  public init(descriptor: Int32, name: String, closesDescriptor: Bool = false, capacity: Int = 1 << 16) {
+    self.descriptor = descriptor
+    self.name = name
+    self.closesDescriptor = closesDescriptor
+    self.capacity = capacity
+    buffer.reserveCapacity(capacity)
+  }
+
+  /// Creates or truncates the file at `path`.
+  public convenience init(creatingFileAt path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw IOError.fromErrno(path) }
+    self.init(descriptor: descriptor, name: path, closesDescriptor: true)
+  }
+
+  /// Standard output.
+  public static func standardOutput() -> FileSink { FileSink(descriptor: 1, name: "<stdout>") }
+  /// Standard error, unbuffered in effect: it is flushed after every write.
+  public static func standardError() -> FileSink {
+    let sink = FileSink(descriptor: 2, name: "<stderr>")
+    sink.isLineBuffered = true
+    return sink
+  }
+
+  public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    if buffer.count + bytes.count > capacity { try flush() }
+    if bytes.count >= capacity {
+      try writeAll(bytes)
+    } else {
+      buffer.append(contentsOf: bytes)
+    }
+    if isLineBuffered { try flush() }
+  }
+
+  public func flush() throws {
+    guard !buffer.isEmpty else { return }
+    defer { buffer.removeAll(keepingCapacity: true) }
+    try buffer.withUnsafeBytes { bytes throws in try writeAll(bytes) }
+  }
+
+  private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw IOError.fromErrno(name)
+      }
+      offset += written
+    }
+  }
+
+  deinit {
+    try? flush()
+    if closesDescriptor { close(descriptor) }
+  }
+}
+
+/// A sink that keeps everything in memory, for tests and in-process use.
+public final class MemorySink: ByteSink {
+  /// Everything written so far.
+  public private(set) var bytes: [UInt8] = []
+
+  public init() {}
+
+  public func write(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
+  public func flush() throws {}
+
+  /// Everything written so far, decoded as UTF-8.
+  public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// A sink that discards everything, like `/dev/null`.
+public final class DiscardingSink: ByteSink {
+  public init() {}
+  public func write(_ bytes: UnsafeRawBufferPointer) throws {}
+  public func flush() throws {}
+}

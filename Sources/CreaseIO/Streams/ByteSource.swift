@@ -1,0 +1,81 @@
+
+import Glibc
+
+/// Somewhere bytes come from: a file, standard input, or memory in tests.
+public protocol ByteSource: AnyObject {
+  /// The path or name used in diagnostics (`FILE` in `FILE:LINE:COL`).
+  var name: String { get }
+  /// Reads up to `buffer.count` bytes; returns 0 at the end.
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// A source over a file descriptor.
+public final class FileSource: ByteSource {
+  public let name: String
+  private let descriptor: Int32
+  private let closesDescriptor: Bool
+
+  /// A source over an open descriptor; `closesDescriptor` closes it on deinit.
+  public init(descriptor: Int32, name: String, closesDescriptor: Bool = false) {
+    self.descriptor = descriptor
+    self.name = name
+    self.closesDescriptor = closesDescriptor
+  }
+
+  /// Opens the file at `path` for reading.
+  public convenience init(path: String) throws {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      let kind: IOError.Kind = (errno == ENOENT || errno == ENOTDIR) ? .missingInput : .other
+      throw IOError.fromErrno(path, kind: kind)
+    }
+    var status = stat()
+    if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+      close(descriptor)
+      throw IOError(kind: .missingInput, path: path, reason: "is a directory")
+    }
+    self.init(descriptor: descriptor, name: path, closesDescriptor: true)
+  }
+
+  /// Standard input, named `<stdin>` in diagnostics.
+  public static func standardInput() -> FileSource { FileSource(descriptor: 0, name: "<stdin>") }
+
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    while true {
+      let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+      if count >= 0 { return count }
+      if errno != EINTR { throw IOError.fromErrno(name) }
+    }
+  }
+
+  deinit { if closesDescriptor { close(descriptor) } }
+}
+
+/// A source over bytes in memory, for tests and in-process use.
+public final class MemorySource: ByteSource {
+  public let name: String
+  private let bytes: [UInt8]
+  private var offset = 0
+  /// The most bytes one read returns, so tests can exercise lines split across reads.
+  private let chunkSize: Int
+
+  public init(_ bytes: [UInt8], name: String = "<memory>", chunkSize: Int = .max) {
+    self.bytes = bytes
+    self.name = name
+    self.chunkSize = Swift.max(1, chunkSize)
+  }
+
+  public convenience init(_ text: String, name: String = "<memory>", chunkSize: Int = .max) {
+    self.init(Array(text.utf8), name: name, chunkSize: chunkSize)
+  }
+
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    let count = Swift.min(buffer.count, bytes.count - offset, chunkSize)
+    guard count > 0 else { return 0 }
+    bytes.withUnsafeBytes { source in
+      buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
+    }
+    offset += count
+    return count
+  }
+}

@@ -1,0 +1,30 @@
+
+import Glibc
+
+/// A failed read, write or open, with the path and the system's reason.
+public struct IOError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What kind of failure it was, for choosing an exit code.
+  public enum Kind: Hashable, Sendable {
+    /// The file does not exist or cannot be opened for reading (exit 66).
+    case missingInput
+    /// Any other read or write failure (exit 74).
+    case other
+  }
+
+  public var kind: Kind
+  public var path: String
+  public var reason: String
+
+  public init(kind: Kind = .other, path: String, reason: String) {
+    self.kind = kind
+    self.path = path
+    self.reason = reason
+  }
+
+  /// An error from the current `errno`.
+  static func fromErrno(_ path: String, kind: Kind = .other) -> IOError {
+    IOError(kind: kind, path: path, reason: String(cString: strerror(errno)))
+  }
+
+  public var description: String { "\(path): \(reason)" }
+}

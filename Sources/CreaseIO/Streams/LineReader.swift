@@ -1,0 +1,112 @@
+import Glibc
+
+/// Splits a byte source into lines with a fixed amount of memory, whatever the file size or
+/// the length of its lines.
+///
+/// A line longer than ``maximumLineLength`` is not buffered: the reader reports it as
+/// ``Line/overlong(length:)`` and streams its bytes to a sink, if one is given, so a 100 MB
+/// line costs no more memory than a short one and nothing is lost.
+public final class LineReader {
+  /// One line, without its line terminator (`\n`, or `\r\n`).
+  public enum Line {
+    /// A line that fits; the bytes are valid until the next call to ``next(overflow:)``.
+    case complete(UnsafeRawBufferPointer)
+    /// A line over the limit, already streamed to the overflow sink: its length in bytes.
+    case overlong(length: Int)
+  }
+
+  /// The longest line read whole, in bytes (1 MiB by default).
+  public let maximumLineLength: Int
+  /// The 1-based number of the line last returned.
+  public private(set) var lineNumber = 0
+  /// The source being read.
+  public let source: ByteSource
+
+  private let storage: UnsafeMutableRawBufferPointer
+  private var start = 0
+  private var end = 0
+  private var sourceIsExhausted = false
+
+  public init(source: ByteSource, maximumLineLength: Int = 1 << 20) {
+    precondition(maximumLineLength > 0)
+    self.source = source
+    self.maximumLineLength = maximumLineLength
+    self.storage = .allocate(byteCount: maximumLineLength + 1, alignment: 1)
+  }
+
+  deinit { storage.deallocate() }
+
+  /// The next line, or `nil` at the end of the source.
+  ///
+  /// - Parameter overflow: receives the bytes of an overlong line, in order.
+  /// - Complexity: O(*n*) in the length of the line.
+  public func next(overflow: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws -> Line? {
+    while true {
+      if let newline = findNewline() {
+        lineNumber += 1
+        let line = UnsafeRawBufferPointer(rebasing: storage[start..<newline])
+        start = newline + 1
+        return .complete(trimmingCarriageReturn(line))
+      }
+      if sourceIsExhausted {
+        guard start < end else { return nil }
+        lineNumber += 1
+        let line = UnsafeRawBufferPointer(rebasing: storage[start..<end])
+        start = end
+        return .complete(trimmingCarriageReturn(line))
+      }
+      if end - start > maximumLineLength {
+        return try skipOverlongLine(overflow: overflow)
+      }
+      try fill()
+    }
+  }
+
+  private func findNewline() -> Int? {
+    guard start < end, let base = storage.baseAddress else { return nil }
+    guard let found = memchr(base + start, 0x0A, end - start) else { return nil }
+    return base.distance(to: found)
+  }
+
+  private func fill() throws {
+    if start > 0 {
+      if start < end { storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: end - start) }
+      end -= start
+      start = 0
+    }
+    let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[end...]))
+    if count == 0 { sourceIsExhausted = true } else { end += count }
+  }
+
+  /// Streams the rest of a line that does not fit to `overflow` and reports it.
+  private func skipOverlongLine(overflow: ((UnsafeRawBufferPointer) throws -> Void)?) throws -> Line {
+    lineNumber += 1
+    var length = end - start
+    try overflow?(UnsafeRawBufferPointer(rebasing: storage[start..<end]))
+    start = 0
+    end = 0
+    while true {
+      let count = try source.read(into: storage)
+      guard count > 0 else {
+        sourceIsExhausted = true
+        break
+      }
+      if let found = memchr(storage.baseAddress!, 0x0A, count) {
+        let lineEnd = storage.baseAddress!.distance(to: found)
+        try overflow?(UnsafeRawBufferPointer(rebasing: storage[0..<lineEnd]))
+        length += lineEnd
+        start = lineEnd + 1
+        end = count
+        break
+      }
+      try overflow?(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
+      length += count
+    }
+    return .overlong(length: length)
+  }
+
+  private func trimmingCarriageReturn(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    guard let last = line.last, last == 0x0D else { return line }
+    return UnsafeRawBufferPointer(rebasing: line.dropLast())
+  }
+}

@@ -1,0 +1,97 @@
+/// Finds where a key's value starts in a line of JSON, for error columns.
+///
+/// json-c reports where parsing failed but not where each member sits, so when a well-formed
+/// line has a bad field, this scanner walks the raw bytes to the field. It runs only on the
+/// error path.
+enum JSONLocator {
+  /// The 1-based byte column of the value at `path` (object keys, outermost first), or of the
+  /// deepest enclosing value found; 1 when nothing matches.
+  static func column(of path: [String], in line: UnsafeRawBufferPointer) -> Int {
+    var scanner = Scanner(bytes: line)
+    scanner.skipWhitespace()
+    var found = scanner.offset
+    for key in path {
+      guard let valueStart = scanner.findMember(key) else { break }
+      found = valueStart
+      scanner.offset = valueStart
+    }
+    return found + 1
+  }
+
+  private struct Scanner {
+    let bytes: UnsafeRawBufferPointer
+    var offset = 0
+
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+    mutating func skipWhitespace() {
+      while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { offset += 1 }
+    }
+
+    /// With `offset` at an object, moves past the member named `key` and returns where its
+    /// value starts; `nil` when the object has no such member.
+    mutating func findMember(_ key: String) -> Int? {
+      guard current == UInt8(ascii: "{") else { return nil }
+      offset += 1
+      while true {
+        skipWhitespace()
+        guard let quote = current, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+        let nameStart = offset + 1
+        skipString()
+        let name = String(decoding: bytes[nameStart..<Swift.max(nameStart, offset - 1)], as: UTF8.self)
+        skipWhitespace()
+        guard current == UInt8(ascii: ":") else { return nil }
+        offset += 1
+        skipWhitespace()
+        if name == key { return offset }
+        skipValue()
+        skipWhitespace()
+        guard current == UInt8(ascii: ",") else { return nil }
+        offset += 1
+      }
+    }
+
+    /// Moves past a string starting at `offset`, escapes included.
+    mutating func skipString() {
+      guard let quote = current else { return }
+      offset += 1
+      while let byte = current {
+        offset += 1
+        if byte == UInt8(ascii: "\\") {
+          offset += 1
+        } else if byte == quote {
+          return
+        }
+      }
+    }
+
+    /// Moves past one value: a string, a nested object or array, or a bare literal.
+    mutating func skipValue() {
+      var depth = 0
+      while let byte = current {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
+          skipString()
+          if depth == 0 { return }
+          continue
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+          depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          if depth == 0 { return }
+          depth -= 1
+          if depth == 0 {
+            offset += 1
+            return
+          }
+        case UInt8(ascii: ","):
+          if depth == 0 { return }
+        default:
+          break
+        }
+        offset += 1
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import CJSONC
+
+/// Typed, located access to the members of one json-c object.
+///
+/// Every accessor either returns a valid value or throws a ``TraceLineError`` naming the key,
+/// the expected type and the column of the value on the line.
+struct JSONObjectReader {
+  /// A member's presence: JSON tells an absent key from an explicit `null`.
+  enum Member {
+    case absent
+    case null
+    case value(OpaquePointer)
+  }
+
+  let object: OpaquePointer
+  let line: UnsafeRawBufferPointer
+  /// The keys leading to `object` from the line's top level (empty at the top).
+  var path: [String] = []
+
+  func member(_ key: String) -> Member {
+    var value: OpaquePointer?
+    guard json_object_object_get_ex(object, key, &value) != 0 else { return .absent }
+    return value.map { .value($0) } ?? .null
+  }
+
+  func error(_ key: String?, _ message: String) -> TraceLineError {
+    TraceLineError(column: JSONLocator.column(of: path + (key.map { [$0] } ?? []), in: line), message: message)
+  }
+
+  func required(_ key: String) throws(TraceLineError) -> OpaquePointer {
+    switch member(key) {
+    case .value(let value): return value
+    case .absent: throw error(nil, "missing '\(qualified(key))'")
+    case .null: throw error(key, "'\(qualified(key))' must not be null")
+    }
+  }
+
+  func optional(_ key: String) -> OpaquePointer? {
+    if case .value(let value) = member(key) { return value }
+    return nil
+  }
+
+  func qualified(_ key: String) -> String { (path + [key]).joined(separator: ".") }
+
+  // MARK: Typed values
+
+  func integer(_ value: OpaquePointer, key: String) throws(TraceLineError) -> Int64 {
+    guard json_object_get_type(value) == json_type_int else {
+      throw error(key, "'\(qualified(key))' must be an integer, not \(Self.typeName(value))")
+    }
+    let integer = json_object_get_int64(value)
+    // json-c saturates integers that do not fit; only the saturated ends need a second look.
+    let saturated = (integer == .max && json_object_get_uint64(value) != UInt64(Int64.max)) || integer == .min
+    guard !saturated else { throw error(key, "'\(qualified(key))' is out of range for a 64-bit integer") }
+    return integer
+  }
+
+  func number(_ value: OpaquePointer, key: String) throws(TraceLineError) -> Double {
+    switch json_object_get_type(value) {
+    case json_type_int:
+      return Double(try integer(value, key: key))
+    case json_type_double:
+      let number = json_object_get_double(value)
+      guard number.isFinite else { throw error(key, "'\(qualified(key))' must be a finite number") }
+      return number
+    default:
+      throw error(key, "'\(qualified(key))' must be a number, not \(Self.typeName(value))")
+    }
+  }
+
+  func string(_ value: OpaquePointer, key: String) throws(TraceLineError) -> String {
+    guard json_object_get_type(value) == json_type_string else {
+      throw error(key, "'\(qualified(key))' must be a string, not \(Self.typeName(value))")
+    }
+    let length = Int(json_object_get_string_len(value))
+    let bytes = UnsafeRawBufferPointer(start: json_object_get_string(value), count: length)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  func bool(_ value: OpaquePointer, key: String) throws(TraceLineError) -> Bool {
+    guard json_object_get_type(value) == json_type_boolean else {
+      throw error(key, "'\(qualified(key))' must be true or false, not \(Self.typeName(value))")
+    }
+    return json_object_get_boolean(value) != 0
+  }
+
+  /// A string that must name one case of a trace enum.
+  func name<T>(
+    _ value: OpaquePointer, key: String, as parse: (String) -> T?, allowed: [String]
+  ) throws(TraceLineError) -> T {
+    let text = try string(value, key: key)
+    if let parsed = parse(text) { return parsed }
+    let expected = allowed.map { "'\($0)'" }.joined(separator: ", ")
+    throw error(
+      key, "unknown \(qualified(key)) '\(text)'; expected one of \(expected).\(Suggestion.didYouMean(text, in: allowed))")
+  }
+
+  func nested(_ value: OpaquePointer, key: String) throws(TraceLineError) -> JSONObjectReader {
+    guard json_object_get_type(value) == json_type_object else {
+      throw error(key, "'\(qualified(key))' must be an object, not \(Self.typeName(value))")
+    }
+    return JSONObjectReader(object: value, line: line, path: path + [key])
+  }
+
+  /// The members' names, in line order.
+  var keys: [String] {
+    var names: [String] = []
+    var iterator = json_object_iter_begin(object)
+    var end = json_object_iter_end(object)
+    while json_object_iter_equal(&iterator, &end) == 0 {
+      names.append(String(cString: json_object_iter_peek_name(&iterator)))
+      json_object_iter_next(&iterator)
+    }
+    return names
+  }
+
+  static func typeName(_ value: OpaquePointer?) -> String {
+    switch json_object_get_type(value) {
+    case json_type_null: "null"
+    case json_type_boolean: "a boolean"
+    case json_type_double: "a fractional number"
+    case json_type_int: "an integer"
+    case json_type_object: "an object"
+    case json_type_array: "an array"
+    case json_type_string: "a string"
+    default: "an unknown JSON type"
+    }
+  }
+}

@@ -1,0 +1,275 @@
+import CJSONC
+import Crease
+
+/// Parses one line of a version 1 trace (SPEC 2) with json-c.
+///
+/// One parser reuses one json-c tokener for every line. It accepts exactly what json-c accepts
+/// in strict mode with UTF-8 validation, nested at most ``maximumDepth`` deep, and then
+/// requires the SPEC's fields and types; anything else is a ``TraceLineError`` with a column.
+public final class TraceParser {
+  /// The deepest nesting a line may have (json-c's default).
+  public static let maximumDepth: Int32 = 32
+
+  /// Keys found on the last line that the format does not define (when
+  /// ``collectsUnknownKeys`` is set).
+  public private(set) var unknownKeys: [UnknownKey] = []
+  /// Whether to list unknown keys (costs a walk over every member; `crease check` sets it).
+  public var collectsUnknownKeys = false
+
+  private let tokener: UnsafeMutablePointer<json_tokener>
+
+  public init() {
+    tokener = json_tokener_new_ex(Self.maximumDepth)
+    json_tokener_set_flags(tokener, Int32(JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8))
+  }
+
+  deinit { json_tokener_free(tokener) }
+
+  /// The record on `line` (without its line terminator).
+  public func parse(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
+    unknownKeys.removeAll(keepingCapacity: true)
+    json_tokener_reset(tokener)
+    let base = line.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)!
+    guard let root = json_tokener_parse_ex(tokener, base, Int32(line.count)) else {
+      throw syntaxError(lineLength: line.count)
+    }
+    defer { json_object_put(root) }
+    let end = json_tokener_get_parse_end(tokener)
+    if let extra = line[end...].firstIndex(where: { !Self.isWhitespace($0) }) {
+      throw TraceLineError(column: extra + 1, message: "unexpected text after the JSON object")
+    }
+    guard json_object_get_type(root) == json_type_object else {
+      throw TraceLineError(
+        column: JSONLocator.column(of: [], in: line),
+        message: "expected a JSON object, found \(JSONObjectReader.typeName(root))")
+    }
+    let fields = JSONObjectReader(object: root, line: line)
+    let kind = try fields.string(try fields.required("kind"), key: "kind")
+    let record = try Self.record(kind: kind, fields: fields)
+    if collectsUnknownKeys { collectUnknownKeys(kind: kind, fields: fields) }
+    return record
+  }
+
+  private func syntaxError(lineLength: Int) -> TraceLineError {
+    let error = json_tokener_get_error(tokener)
+    if error == json_tokener_continue {
+      return TraceLineError(column: lineLength + 1, message: "unexpected end of line: the JSON object is incomplete")
+    }
+    let offset = json_tokener_get_parse_end(tokener)
+    let reason = String(cString: json_tokener_error_desc(error))
+    let detail = error == json_tokener_error_depth ? " (more than \(Self.maximumDepth) levels)" : ""
+    return TraceLineError(column: offset + 1, message: "invalid JSON: \(reason)\(detail)")
+  }
+
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+
+  // MARK: Kinds
+
+  static let kinds = [
+    "header", "hinge", "frame", "drop", "input", "direction", "display", "app", "session", "mark", "end",
+  ]
+
+  private static func record(kind: String, fields: JSONObjectReader) throws(TraceLineError) -> TraceRecord {
+    if kind == "header" { return .header(try header(fields)) }
+    let t = try time(fields)
+    let payload: Event.Payload
+    switch kind {
+    case "hinge": payload = .hinge(try hinge(fields))
+    case "frame":
+      payload = .frame(
+        Frame(stream: try stream(fields), pts: try pts(fields), camera: try optionalCamera(fields, key: "camera")))
+    case "drop":
+      let reason = try fields.name(
+        try fields.required("reason"), key: "reason", as: DropReason.init(name:),
+        allowed: DropReason.allCases.map(\.name))
+      payload = .drop(Drop(stream: try stream(fields), pts: try pts(fields), reason: reason))
+    case "input":
+      payload = .input(stream: try stream(fields), camera: try camera(try fields.required("camera"), fields, key: "camera"))
+    case "direction": payload = .direction(try direction(fields))
+    case "display":
+      let display = try fields.name(
+        try fields.required("display"), key: "display", as: Display.init(name:), allowed: Display.allCases.map(\.name))
+      let fullScreen = try fields.bool(try fields.required("fullScreen"), key: "fullScreen")
+      payload = .display(DisplayChange(display: display, fullScreen: fullScreen))
+    case "app":
+      payload = .app(
+        try fields.name(
+          try fields.required("state"), key: "state", as: AppState.init(name:), allowed: AppState.allCases.map(\.name)))
+    case "session":
+      let running = try fields.bool(try fields.required("running"), key: "running")
+      let preview = try fields.optional("previewVisible").map { v throws(TraceLineError) in
+        try fields.bool(v, key: "previewVisible")
+      }
+      payload = .session(SessionState(running: running, previewVisible: preview))
+    case "mark": payload = .mark(label: try fields.string(try fields.required("label"), key: "label"))
+    case "end": payload = .end
+    default:
+      throw fields.error(
+        "kind", "unknown kind '\(kind)'.\(Suggestion.didYouMean(kind, in: kinds))")
+    }
+    return .event(Event(t: t, payload))
+  }
+
+  private static func time(_ fields: JSONObjectReader) throws(TraceLineError) -> Nanoseconds {
+    let t = try fields.integer(try fields.required("t"), key: "t")
+    guard t >= 0 else { throw fields.error("t", "'t' must not be negative (\(t))") }
+    return Nanoseconds(t)
+  }
+
+  private static func header(_ fields: JSONObjectReader) throws(TraceLineError) -> TraceHeader {
+    let format = try fields.string(try fields.required("format"), key: "format")
+    guard format == "crease-trace" else {
+      throw fields.error("format", "unknown trace format '\(format)'; expected 'crease-trace'")
+    }
+    let version = try fields.integer(try fields.required("version"), key: "version")
+    guard version == TraceHeader.currentVersion else {
+      throw fields.error(
+        "version", "unsupported trace version \(version); this crease reads version \(TraceHeader.currentVersion)")
+    }
+    var header = TraceHeader()
+    header.device = try fields.optional("device").map { v throws(TraceLineError) in try fields.string(v, key: "device") }
+    header.os = try fields.optional("os").map { v throws(TraceLineError) in try fields.string(v, key: "os") }
+    if let streams = fields.optional("streams") {
+      let streamFields = try fields.nested(streams, key: "streams")
+      for name in streamFields.keys {
+        let stream = try streamFields.nested(try streamFields.required(name), key: name)
+        let fps = try stream.number(try stream.required("fps"), key: "fps")
+        guard fps > 0 else { throw stream.error("fps", "'\(stream.qualified("fps"))' must be greater than 0") }
+        header.nominalFrameRates[StreamName(rawValue: name)] = fps
+      }
+    }
+    return header
+  }
+
+  private static func hinge(_ fields: JSONObjectReader) throws(TraceLineError) -> HingeDelivery? {
+    switch fields.member("hinge") {
+    case .absent: break
+    case .null: return nil
+    case .value(let value):
+      throw fields.error("hinge", "'hinge' may only be null (no hinge), not \(JSONObjectReader.typeName(value))")
+    }
+    let degrees = fields.member("angle")
+    let radians = fields.member("angleRad")
+    let status = fields.member("status")
+    switch (degrees, radians, status) {
+    case (.null, .absent, .null), (.absent, .null, .null): return nil
+    case (.absent, .absent, _): throw fields.error(nil, "missing 'angle' (degrees) or 'angleRad' (radians)")
+    case (.value, .value, _): throw fields.error("angleRad", "give 'angle' or 'angleRad', not both")
+    default: break
+    }
+    let angle: Angle
+    if case .value(let value) = degrees {
+      angle = .degrees(try fields.number(value, key: "angle"))
+    } else if case .value(let value) = radians {
+      angle = .radians(try fields.number(value, key: "angleRad"))
+    } else {
+      throw fields.error(
+        degrees.isNull ? "angle" : "angleRad", "the angle may be null only together with 'status' (no hinge)")
+    }
+    guard case .value(let statusValue) = status else {
+      throw fields.error(status.isNull ? "status" : nil, "'status' is missing or null while the angle is given")
+    }
+    let hingeStatus = try fields.name(
+      statusValue, key: "status", as: HingeStatus.init(name:), allowed: HingeStatus.allCases.map(\.name))
+    return HingeDelivery(angle: angle, status: hingeStatus)
+  }
+
+  private static func stream(_ fields: JSONObjectReader) throws(TraceLineError) -> StreamName {
+    guard let value = fields.optional("stream") else { return .video }
+    let name = try fields.string(value, key: "stream")
+    guard !name.isEmpty else { throw fields.error("stream", "'stream' must not be empty") }
+    return StreamName(rawValue: name)
+  }
+
+  private static func pts(_ fields: JSONObjectReader) throws(TraceLineError) -> PresentationTime {
+    let value = try fields.required("pts")
+    if json_object_get_type(value) == json_type_int {
+      return PresentationTime(nanoseconds: try fields.integer(value, key: "pts"))
+    }
+    guard json_object_get_type(value) == json_type_object else {
+      throw fields.error(
+        "pts", "'pts' must be integer nanoseconds or a CMTime {\"value\":V,\"timescale\":S}, not "
+          + JSONObjectReader.typeName(value))
+    }
+    let time = try fields.nested(value, key: "pts")
+    let ticks = try time.integer(try time.required("value"), key: "value")
+    let timescale = try time.integer(try time.required("timescale"), key: "timescale")
+    guard timescale > 0, let scale = Int32(exactly: timescale) else {
+      throw time.error("timescale", "'pts.timescale' must be between 1 and \(Int32.max) (\(timescale))")
+    }
+    guard let pts = PresentationTime(value: ticks, timescale: scale) else {
+      throw time.error("value", "'pts' is out of range: \(ticks)/\(timescale) s does not fit in 64-bit nanoseconds")
+    }
+    return pts
+  }
+
+  private static func camera(
+    _ value: OpaquePointer, _ fields: JSONObjectReader, key: String
+  ) throws(TraceLineError) -> Camera {
+    try fields.name(value, key: key, as: Camera.init(name:), allowed: Camera.allCases.map(\.name))
+  }
+
+  private static func optionalCamera(_ fields: JSONObjectReader, key: String) throws(TraceLineError) -> Camera? {
+    guard let value = fields.optional(key) else { return nil }
+    return try camera(value, fields, key: key)
+  }
+
+  private static func direction(_ fields: JSONObjectReader) throws(TraceLineError) -> DirectionUpdate {
+    let view = try fields.optional("view").map { v throws(TraceLineError) in
+      ViewName(rawValue: try fields.string(v, key: "view"))
+    }
+    let toward = try cameraSet(fields, key: "toward")
+    let away = try cameraSet(fields, key: "away")
+    if let both = toward.intersection(away).cameras.first {
+      throw fields.error("away", "camera '\(both.name)' is listed both toward and away")
+    }
+    return DirectionUpdate(view: view ?? .main, toward: toward, away: away)
+  }
+
+  private static func cameraSet(_ fields: JSONObjectReader, key: String) throws(TraceLineError) -> CameraSet {
+    let list = try fields.required(key)
+    guard json_object_get_type(list) == json_type_array else {
+      throw fields.error(key, "'\(key)' must be an array of camera names, not \(JSONObjectReader.typeName(list))")
+    }
+    var set = CameraSet()
+    for index in 0..<json_object_array_length(list) {
+      guard let element = json_object_array_get_idx(list, index) else {
+        throw fields.error(key, "'\(key)' must list camera names, not null")
+      }
+      set.insert(CameraSet(try camera(element, fields, key: key)))
+    }
+    return set
+  }
+
+  // MARK: Unknown keys
+
+  private static let knownKeys: [String: Set<String>] = [
+    "header": ["format", "version", "device", "os", "streams"],
+    "hinge": ["angle", "angleRad", "status", "hinge"],
+    "frame": ["stream", "pts", "camera"],
+    "drop": ["stream", "pts", "reason"],
+    "input": ["stream", "camera"],
+    "direction": ["view", "toward", "away"],
+    "display": ["display", "fullScreen"],
+    "app": ["state"],
+    "session": ["running", "previewVisible"],
+    "mark": ["label"],
+    "end": [],
+  ]
+
+  private func collectUnknownKeys(kind: String, fields: JSONObjectReader) {
+    let known = Self.knownKeys[kind] ?? []
+    for key in fields.keys where key != "t" && key != "kind" && !known.contains(key) {
+      unknownKeys.append(UnknownKey(name: key, column: JSONLocator.column(of: [key], in: fields.line)))
+    }
+  }
+}
+
+extension JSONObjectReader.Member {
+  fileprivate var isNull: Bool {
+    if case .null = self { return true }
+    return false
+  }
+}

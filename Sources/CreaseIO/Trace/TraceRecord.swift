@@ -1,0 +1,7 @@
+import Crease
+
+/// One line of a trace, parsed.
+public enum TraceRecord: Hashable, Sendable {
+  case header(TraceHeader)
+  case event(Event)
+}
