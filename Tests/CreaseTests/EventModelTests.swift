@@ -1,0 +1,106 @@
+import Crease
+import Testing
+
+@Suite("Event model")
+struct EventModelTests {
+  @Test(
+    "CMTime converts to nanoseconds exactly, rounding toward negative infinity",
+    arguments: [
+      (1, 600, 1_666_666),
+      (1001, 30000, 33_366_666),
+      (3003, 90000, 33_366_666),
+      (90000, 90000, 1_000_000_000),
+      (-1, 600, -1_666_667),
+      (123_456_789, 1_000_000_000, 123_456_789),
+      (Int64.max / 1_000_000_000, 1, Int64.max / 1_000_000_000 * 1_000_000_000),
+    ] as [(Int64, Int32, Int64)])
+  func cmTimeConversion(value: Int64, timescale: Int32, nanoseconds: Int64) {
+    #expect(PresentationTime(value: value, timescale: timescale)?.nanoseconds == Nanoseconds(nanoseconds))
+  }
+
+  @Test("a CMTime out of the 64-bit nanosecond range or with a bad timescale is refused")
+  func cmTimeOutOfRange() {
+    #expect(PresentationTime(value: .max, timescale: 1) == nil)
+    #expect(PresentationTime(value: .max, timescale: 600) == nil)
+    #expect(PresentationTime(value: 1, timescale: 0) == nil)
+    #expect(PresentationTime(value: 1, timescale: -600) == nil)
+  }
+
+  @Test("a long run of 600-timescale frames does not drift")
+  func noDrift() {
+    // 20 ticks of 1/600 s is 1/30 s; after 1,000,000 frames the time is exactly 33,333.333... s.
+    let pts = PresentationTime(value: 20 * 1_000_000, timescale: 600)
+    #expect(pts?.nanoseconds == Nanoseconds(33_333_333_333_333))
+  }
+
+  @Test("angles keep their unit and convert to degrees")
+  func angles() {
+    #expect(Angle.degrees(90).degrees == 90)
+    #expect(abs(Angle.radians(.pi / 2).degrees - 90) < 1e-12)
+    #expect(Angle.radians(1).unit == .radians)
+  }
+
+  @Test("camera sets hold cameras in one byte")
+  func cameraSets() {
+    let set = CameraSet([.innerFront, .backWide, .innerFront])
+    #expect(set.cameras == [.innerFront, .backWide])
+    #expect(set.contains(.backWide))
+    #expect(!set.contains(.outerFront))
+    #expect(MemoryLayout<CameraSet>.size == 1)
+  }
+
+  @Test("every enum round-trips through its trace name")
+  func names() {
+    for camera in Camera.allCases { #expect(Camera(name: camera.name) == camera) }
+    for status in HingeStatus.allCases { #expect(HingeStatus(name: status.name) == status) }
+    for reason in DropReason.allCases { #expect(DropReason(name: reason.name) == reason) }
+    for display in Display.allCases { #expect(Display(name: display.name) == display) }
+    for state in AppState.allCases { #expect(AppState(name: state.name) == state) }
+    #expect(Camera(name: "front") == nil)
+  }
+
+  @Test("nanosecond arithmetic saturates instead of trapping")
+  func saturation() {
+    #expect(Nanoseconds.max + Nanoseconds(1) == .max)
+    #expect(Nanoseconds.min - Nanoseconds(1) == .min)
+    #expect(Nanoseconds.milliseconds(.max) == .max)
+    #expect(Nanoseconds.milliseconds(50) == Nanoseconds(50_000_000))
+  }
+}
+
+@Suite("Pipeline")
+struct PipelineTests {
+  @Test("a mark passes through as a cue at its own time; other kinds emit nothing yet")
+  func marks() {
+    var engine = Engine(processor: Pipeline(configuration: .default), sourceCount: 1, reorderWindow: 0)
+    _ = engine.push(Event(t: 5, .hinge(HingeDelivery(angle: .degrees(10), status: .closed))), from: 0)
+    _ = engine.push(Event(t: 7, .mark(label: "open")), from: 0)
+    engine.finish(source: 0)
+    var cues: [Cue] = []
+    engine.drainCues { cues.append($0) }
+    #expect(cues == [Cue(t: 7, since: 7, .mark(label: "open"))])
+  }
+
+  @Test("configuration validation names the offending key")
+  func validation() {
+    var configuration = Configuration.default
+    #expect(throws: Never.self) { try configuration.validate() }
+    configuration.hinge.boundaries = [Boundary(name: "flat", below: 150, above: 140)]
+    #expect(throws: ConfigurationError.self) { try configuration.validate() }
+    do {
+      try configuration.validate()
+    } catch {
+      #expect(error.key == "hinge.boundaries[0].below")
+    }
+    configuration = .default
+    configuration.hinge.progressMaxRateHz = .nan
+    #expect(throws: ConfigurationError(key: "hinge.progressMaxRateHz", reason: "must be a finite number greater than 0")) {
+      try configuration.validate()
+    }
+    configuration = .default
+    configuration.reorderWindow = Nanoseconds(-1)
+    #expect(throws: ConfigurationError(key: "reorderWindowMs", reason: "must not be negative")) {
+      try configuration.validate()
+    }
+  }
+}
