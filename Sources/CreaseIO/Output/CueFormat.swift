@@ -54,7 +54,8 @@ public enum CueFormat: String, CaseIterable, Sendable {
   private static func encodeText(_ cue: Cue, into output: inout [UInt8]) {
     let start = output.count
     NumberFormatting.appendSeconds(cue.t.rawValue, to: &output)
-    pad(&output, from: start, to: 16)
+    let used = output.count - start
+    if used < 16 { output.insert(contentsOf: repeatElement(UInt8(ascii: " "), count: 16 - used), at: start) }
     output.append(contentsOf: "  ".utf8)
     let nameStart = output.count
     output.append(contentsOf: cue.kind.name.utf8)

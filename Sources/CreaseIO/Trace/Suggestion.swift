@@ -13,19 +13,24 @@ public enum Suggestion {
     return best?.candidate
   }
 
-  /// The Levenshtein distance between two byte strings.
+  /// The edit distance between two byte strings, counting a swap of neighbours as one edit
+  /// (optimal string alignment), since `frmae` is one slip from `frame`.
   static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-    var previous = Array(0...b.count)
-    var current = previous
-    for i in 1...Swift.max(1, a.count) where !a.isEmpty {
-      current[0] = i
-      for j in stride(from: 1, through: b.count, by: 1) {
-        let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-        current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, substitution)
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { table[i][0] = i }
+    for j in 0...b.count { table[0][j] = j }
+    for i in 1...a.count {
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        table[i][j] = Swift.min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          table[i][j] = Swift.min(table[i][j], table[i - 2][j - 2] + 1)
+        }
       }
-      swap(&previous, &current)
     }
-    return a.isEmpty ? b.count : previous[b.count]
+    return table[a.count][b.count]
   }
 
   /// " Did you mean 'x'?" when a candidate is close, otherwise "".

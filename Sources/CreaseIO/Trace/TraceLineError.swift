@@ -16,4 +16,9 @@ public struct UnknownKey: Hashable, Sendable {
   public var name: String
   /// The 1-based byte column of the key's value.
   public var column: Int
+
+  public init(name: String, column: Int) {
+    self.name = name
+    self.column = column
+  }
 }

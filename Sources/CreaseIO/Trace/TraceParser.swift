@@ -33,11 +33,8 @@ public final class TraceParser {
     guard let root = json_tokener_parse_ex(tokener, base, Int32(line.count)) else {
       throw syntaxError(lineLength: line.count)
     }
+    // Strict mode refuses anything but whitespace after the value, so the whole line was read.
     defer { json_object_put(root) }
-    let end = json_tokener_get_parse_end(tokener)
-    if let extra = line[end...].firstIndex(where: { !Self.isWhitespace($0) }) {
-      throw TraceLineError(column: extra + 1, message: "unexpected text after the JSON object")
-    }
     guard json_object_get_type(root) == json_type_object else {
       throw TraceLineError(
         column: JSONLocator.column(of: [], in: line),
@@ -59,10 +56,6 @@ public final class TraceParser {
     let reason = String(cString: json_tokener_error_desc(error))
     let detail = error == json_tokener_error_depth ? " (more than \(Self.maximumDepth) levels)" : ""
     return TraceLineError(column: offset + 1, message: "invalid JSON: \(reason)\(detail)")
-  }
-
-  private static func isWhitespace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
   // MARK: Kinds

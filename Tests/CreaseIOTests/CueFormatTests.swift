@@ -1,0 +1,36 @@
+import Crease
+@testable import CreaseIO
+import Testing
+
+@Suite("Cue formats")
+struct CueFormatTests {
+  func encode(_ cue: Cue, _ format: CueFormat) -> String {
+    var bytes: [UInt8] = []
+    format.encode(cue, into: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  @Test("JSON Lines: t, since, cue, then fields, with escaped strings")
+  func jsonLine() {
+    let cue = Cue(t: 120, since: 100, .mark(label: "say \"hi\"\n\u{01}"))
+    #expect(encode(cue, .jsonl) == #"{"t":120,"since":100,"cue":"mark","label":"say \"hi\"\n\u0001"}"# + "\n")
+  }
+
+  @Test("text: seconds with 9 decimals, the cue, fields and the latency in ms")
+  func text() {
+    let cue = Cue(t: 1_500_000_000, since: 1_449_999_000, .mark(label: "x"))
+    #expect(encode(cue, .text) == "     1.500000000  mark                   label=\"x\"  (+50.001 ms)\n")
+  }
+
+  @Test(
+    "decimals: rounded to 3 places, trailing zeros dropped, at least one decimal",
+    arguments: [
+      (135.0, "135.0"), (0.1234, "0.123"), (0.1235, "0.124"), (-0.0004, "0.0"), (-12.5, "-12.5"),
+      (179.99951, "180.0"), (1e300, "9223372036854775807"),
+    ] as [(Double, String)])
+  func decimals(value: Double, expected: String) {
+    var bytes: [UInt8] = []
+    NumberFormatting.appendDecimal(value, to: &bytes)
+    #expect(String(decoding: bytes, as: UTF8.self) == expected)
+  }
+}
