@@ -140,15 +140,20 @@ struct EngineTests {
   }
 }
 
-/// A small seeded generator, so a failing random test names a seed that reproduces it.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
+@Suite("Event-time engine: stopping early")
+struct EngineStopTests {
+  @Test("stop processes buffered events and leaves later timers pending")
+  func stop() {
+    var processor = MarbleProcessor()
+    processor.timers["a"] = (2, .fire)
+    processor.timers["b"] = (9, .fire)
+    var engine = Engine(processor: processor, sourceCount: 1, reorderWindow: 50)
+    _ = engine.push(Event(t: 0, .mark(label: "a")), from: 0)
+    _ = engine.push(Event(t: 5, .mark(label: "b")), from: 0)
+    engine.stop()
+    var cues: [Cue] = []
+    engine.drainCues { cues.append($0) }
+    #expect(Marble.diagram(cues, end: nil) == "a-A--b")
+    #expect(engine.endOfInput?.pendingTimers.map(\.tag) == ["b"])
   }
 }

@@ -120,6 +120,15 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     if sources.allSatisfy(\.finished) { endInput() }
   }
 
+  /// Stops the input here (`--strict` met a bad line): processes every buffered event, with the
+  /// timers due before each, and leaves later timers pending.
+  public mutating func stop() {
+    guard endOfInput == nil else { return }
+    while let head = buffer.popMin() { process(head.event) }
+    for index in sources.indices { sources[index].finished = true }
+    endOfInput = EndOfInput(endTime: nil, pendingTimers: context.timers.pending)
+  }
+
   /// Calls `body` with each cue produced so far, in output order, and forgets them.
   /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
   public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows {
@@ -130,10 +139,15 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   private mutating func releaseReadyEvents() {
     while let head = buffer.min, canRelease(head) {
       _ = buffer.popMin()
-      fireTimers(dueAtOrBefore: head.event.t - Nanoseconds(1))
-      context.now = Swift.max(context.now, head.event.t)
-      processor.process(head.event, context: &context)
+      process(head.event)
     }
+  }
+
+  /// Processes one event after the timers due before it.
+  private mutating func process(_ event: Event) {
+    fireTimers(dueAtOrBefore: event.t - Nanoseconds(1))
+    context.now = Swift.max(context.now, event.t)
+    processor.process(event, context: &context)
   }
 
   /// Whether no source can still deliver an event that sorts before `head`.

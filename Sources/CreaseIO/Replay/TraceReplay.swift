@@ -79,13 +79,14 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       while let source = engine.sourceToRead {
         guard try readLine(from: source) else {
           summary.stoppedEarly = true
+          engine.stop()
           break
         }
         try writeCues()
       }
       summary.endTime = engine.endOfInput?.endTime
       try writeCues()
-      try reportTruncation()
+      try reportTotals()
     }
 
     /// Reads and handles one line of `source`; `false` when `--strict` must stop.
@@ -206,10 +207,19 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       try outputs.diagnostics.write("\(reader.source.name):\(reader.lineNumber):\(column): \(severity): \(message)\n")
     }
 
-    func reportTruncation() throws {
-      let rejected = summary.total.rejected
-      guard let limit = replay.reportLimit, rejected > limit else { return }
-      try outputs.diagnostics.write("crease: \(rejected - limit) more bad line(s) not shown; \(rejected) rejected in all\n")
+    /// Says what the per-line reports left out: bad lines past the limit, and late lines
+    /// (never silently dropped, even without `--late`).
+    func reportTotals() throws {
+      let total = summary.total
+      if let limit = replay.reportLimit, total.rejected > limit {
+        try outputs.diagnostics.write(
+          "crease: \(total.rejected - limit) more bad line(s) not shown; \(total.rejected) rejected in all\n")
+      }
+      if total.late > 0 && !replay.warnsAboutLateLines && !replay.strict {
+        let destination = outputs.late == nil ? "; --late FILE keeps them" : ", written to the late output"
+        try outputs.diagnostics.write(
+          "crease: \(total.late) late line(s) not processed (more than the reorder window behind)\(destination)\n")
+      }
     }
 
     mutating func writeCues() throws {

@@ -1,10 +1,10 @@
 /// "Did you mean" help for a mistyped name.
 public enum Suggestion {
   /// The candidate closest to `word` by edit distance, if it is close enough to be a likely
-  /// typo (at most a third of the word's length, and at least 1).
+  /// typo (at most a third of the word's length, and at least 2 edits).
   /// - Complexity: O(*n* · *m*²) for *n* candidates of length about *m*.
   public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
-    let limit = Swift.max(1, word.count / 3)
+    let limit = Swift.max(2, word.count / 3)
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {
       let distance = editDistance(Array(word.utf8), Array(candidate.utf8))

@@ -1,0 +1,128 @@
+import Crease
+import CreaseCLI
+import Foundation
+import Testing
+
+@Suite("crease replay")
+struct ReplayTests {
+  @Test(
+    "each bundled trace replays to its expected cues and diagnostics, byte for byte",
+    arguments: [("every-kind", ExitCode.success), ("disorder", .success), ("bad-lines", .dataError)])
+  func bundledTraces(name: String, status: ExitCode) throws {
+    let run = CreaseRun("replay", tracePath("\(name).jsonl"))
+    #expect(run.status == status)
+    #expect(run.output == contents(of: tracePath("\(name).cues.jsonl")))
+    let expectedErrors = contents(of: tracePath("\(name).stderr.txt"))?
+      .replacingOccurrences(of: "Traces/", with: "\(repositoryRoot)/Traces/")
+    #expect(run.error == expectedErrors)
+  }
+
+  @Test("the same input gives the same bytes, and stdin equals the file")
+  func deterministic() {
+    let path = tracePath("disorder.jsonl")
+    let first = CreaseRun("replay", path)
+    #expect(CreaseRun("replay", path).output == first.output)
+    #expect(CreaseRun(["replay", "-"], input: Array(contents(of: path)!.utf8)).output == first.output)
+  }
+
+  @Test("--strict stops at the first bad line after writing the cues already due")
+  func strict() {
+    let run = CreaseRun("replay", "--strict", "--summary", tracePath("bad-lines.jsonl"))
+    #expect(run.status == .dataError)
+    #expect(run.output == #"{"t":0,"since":0,"cue":"mark","label":"first good line"}"# + "\n")
+    #expect(run.error.components(separatedBy: ": error: ").count == 2)
+    #expect(run.error.contains("stopped at the first bad or late line"))
+  }
+
+  @Test("--strict stops at a late line too")
+  func strictLate() {
+    let run = CreaseRun("replay", "--strict", tracePath("disorder.jsonl"))
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("disorder.jsonl:7:1: error: late event: 50000001 ns behind"))
+    #expect(!run.output.contains("\"g\""))
+  }
+
+  @Test("rejected and late lines are written verbatim to their files")
+  func rejectsAndLate() {
+    let directory = temporaryDirectory()
+    let run = CreaseRun(
+      "replay", "--rejects", "\(directory)/rejects.jsonl", "--late", "\(directory)/late.jsonl",
+      tracePath("bad-lines.jsonl"), tracePath("disorder.jsonl"))
+    #expect(run.status == .dataError)
+    let rejects = contents(of: "\(directory)/rejects.jsonl")!.split(separator: "\n")
+    #expect(rejects.count == 10)
+    #expect(rejects.first == #"{"t":1000,"kind":"hinge","angle":12,"status":"clsed"}"#)
+    #expect(rejects.last == #"{"t":8000,"kind":"mark","label":"truncated"#)
+    let late = contents(of: "\(directory)/late.jsonl")!.split(separator: "\n")
+    #expect(late == [
+      #"{"t":49999999,"kind":"mark","label":"late (1 ns beyond the window)"}"#,
+      #"{"t":10000000,"kind":"mark","label":"late again (190 ms behind)"}"#,
+    ])
+  }
+
+  @Test("the summary accounts for every line once")
+  func summary() {
+    let run = CreaseRun("replay", "--summary", tracePath("bad-lines.jsonl"), tracePath("disorder.jsonl"))
+    #expect(run.error.contains("bad-lines.jsonl: 14 read = 4 processed + 10 rejected + 0 late + 0 blank"))
+    #expect(run.error.contains("disorder.jsonl: 11 read = 9 processed + 0 rejected + 2 late + 0 blank"))
+    #expect(run.error.contains("all: 25 read = 13 processed + 10 rejected + 2 late + 0 blank"))
+    #expect(run.error.contains("mark  11 cue(s), max latency 0.000 ms"))
+  }
+
+  @Test("several traces merge by t, ties in command-line order")
+  func merge() {
+    let a = #"{"t":0,"kind":"mark","label":"a0"}"# + "\n" + #"{"t":20,"kind":"mark","label":"a20"}"# + "\n"
+    let directory = temporaryDirectory()
+    try? write(a, to: "\(directory)/a.jsonl")
+    let b = #"{"t":10,"kind":"mark","label":"b10"}"# + "\n" + #"{"t":20,"kind":"mark","label":"b20"}"# + "\n"
+    let run = CreaseRun(["replay", "-f", "text", "-", "\(directory)/a.jsonl"], input: Array(b.utf8))
+    let labels = run.output.split(separator: "\n").map { $0.split(separator: "\"")[1] }
+    #expect(labels == ["a0", "b10", "b20", "a20"])
+  }
+
+  @Test("only 20 bad lines are shown, then a count; all are counted")
+  func reportLimit() {
+    let input = String(repeating: "{}\n", count: 25) + #"{"t":1,"kind":"mark","label":"ok"}"# + "\n"
+    let run = CreaseRun(["replay", "-"], input: Array(input.utf8))
+    #expect(run.status == .dataError)
+    #expect(run.error.components(separatedBy: "error: missing 'kind'").count == 21)
+    #expect(run.error.contains("crease: 5 more bad line(s) not shown; 25 rejected in all"))
+    #expect(run.output.contains("\"ok\""))
+  }
+
+  @Test("a line of several megabytes is rejected with its length and the next line still counts")
+  func overlongLine() {
+    let huge = #"{"t":0,"kind":"mark","label":""# + String(repeating: "x", count: 3 << 20) + "\"}\n"
+    let input = huge + #"{"t":1,"kind":"mark","label":"after"}"# + "\n"
+    let run = CreaseRun(["replay", "--summary", "-"], input: Array(input.utf8))
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("<stdin>:1:1048577: error: line is 3145760 bytes long"))
+    #expect(run.output == #"{"t":1,"since":1,"cue":"mark","label":"after"}"# + "\n")
+  }
+
+  @Test("a binary file passed as a trace gives errors, not a crash")
+  func binaryInput() {
+    var random = SplitMix64(seed: 7)
+    let bytes = (0..<200_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+    let run = CreaseRun(["replay", "--summary", "-"], input: bytes)
+    #expect(run.status == .dataError)
+    #expect(run.output.isEmpty)
+    #expect(run.error.contains("Summary"))
+  }
+
+  @Test("the text format renders the same cues")
+  func textFormat() {
+    let run = CreaseRun("replay", "-f", "text", tracePath("every-kind.jsonl"))
+    #expect(run.output.hasPrefix("     0.000000000  mark                   label=\"recording starts on the outer display\"\n"))
+    #expect(run.output.split(separator: "\n").count == 3)
+  }
+
+  @Test("-o writes the cues to a file")
+  func outputFile() {
+    let directory = temporaryDirectory()
+    let run = CreaseRun("replay", "-o", "\(directory)/cues.jsonl", tracePath("every-kind.jsonl"))
+    #expect(run.status == .success)
+    #expect(run.output.isEmpty)
+    #expect(contents(of: "\(directory)/cues.jsonl") == contents(of: tracePath("every-kind.cues.jsonl")))
+  }
+}

@@ -1,0 +1,57 @@
+import Glibc
+import CreaseCLI
+import CreaseIO
+
+/// What one in-process run of `crease` produced.
+struct CreaseRun {
+  var status: ExitCode
+  var output: String
+  var error: String
+
+  init(_ arguments: [String], input: [UInt8] = []) {
+    let output = MemorySink()
+    let error = MemorySink()
+    let streams = StandardStreams(input: MemorySource(input, name: "<stdin>"), output: output, error: error)
+    status = CreaseCommand.run(arguments, streams: streams)
+    self.output = output.text
+    self.error = error.text
+  }
+
+  init(_ arguments: String..., input: String = "") {
+    self.init(arguments, input: Array(input.utf8))
+  }
+}
+
+/// The repository's root, found from this file's path.
+let repositoryRoot: String = {
+  var path = #filePath
+  for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+  return path
+}()
+
+/// A path in the bundled `Traces/` folder.
+func tracePath(_ name: String) -> String { "\(repositoryRoot)/Traces/\(name)" }
+
+/// A fresh, empty temporary directory for files a test writes.
+func temporaryDirectory() -> String {
+  var template = Array("/tmp/crease-test-XXXXXX".utf8CString)
+  return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+}
+
+/// The contents of a file, or nil.
+func contents(of path: String) -> String? {
+  guard let source = try? FileSource(path: path) else { return nil }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while let count = try? chunk.withUnsafeMutableBytes({ try source.read(into: $0) }), count > 0 {
+    bytes += chunk[..<count]
+  }
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Writes `text` to `path`.
+func write(_ text: String, to path: String) throws {
+  let sink = try FileSink(creatingFileAt: path)
+  try sink.write(text)
+  try sink.flush()
+}
