@@ -1,6 +1,7 @@
 # The README's two commands: `make demo` and `make test`. Both install what they need first.
 SWIFT ?= swift
 DEMO_TRACE ?= Traces/every-kind.jsonl
+BENCH_LINES ?= 1000000
 
 .PHONY: demo test deps bench lint format docs
 
@@ -20,7 +21,8 @@ test: deps
 	$(SWIFT) test
 
 bench: deps
-	$(SWIFT) run -c release crease-bench
+	$(SWIFT) build -c release
+	.build/release/crease-bench $(BENCH_LINES)
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks

@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Lets the release build specialize the generic engine across modules (the replay loop runs
+/// `Engine<Pipeline>` from CreaseIO); without it every event pays for generic metadata look-ups.
+let crossModuleOptimization: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"])]
+
 let package = Package(
   name: "Crease",
   products: [
@@ -11,14 +15,14 @@ let package = Package(
   ],
   targets: [
     // The core: events, configuration, stages, engine, cues. No Foundation, no json-c, no I/O.
-    .target(name: "Crease"),
+    .target(name: "Crease", swiftSettings: crossModuleOptimization),
     .systemLibrary(
       name: "CJSONC",
       pkgConfig: "json-c",
       providers: [.apt(["libjson-c-dev"])]
     ),
     // Trace reading (json-c), configuration files, cue writers.
-    .target(name: "CreaseIO", dependencies: ["Crease", "CJSONC"]),
+    .target(name: "CreaseIO", dependencies: ["Crease", "CJSONC"], swiftSettings: crossModuleOptimization),
     // The command line as a library, so tests run it without spawning a process.
     .target(name: "CreaseCLI", dependencies: ["Crease", "CreaseIO"]),
     .executableTarget(name: "crease", dependencies: ["CreaseCLI"]),

@@ -1,1 +1,58 @@
-print("x")
+import CJSONCLoop
+import Crease
+import CreaseIO
+import Glibc
+
+// crease-bench: replay throughput against peers measured in the same run, on the same file.
+// Absolute times are printed for context only; the ratios are what to quote.
+
+let arguments = CommandLine.arguments
+let lineCount = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
+let repetitions = 3
+let dataDirectory = "Benchmarks/.data"
+mkdir(dataDirectory, 0o755)
+
+let large = "\(dataDirectory)/bench-\(lineCount).jsonl"
+let small = "\(dataDirectory)/bench-\(lineCount / 10).jsonl"
+let largeBytes = try BenchTrace.write(lines: lineCount, to: large)
+_ = try BenchTrace.write(lines: lineCount / 10, to: small)
+print("trace: \(lineCount) lines, \(largeBytes) bytes (\(large))\n")
+
+var rows: [BenchRow] = []
+
+let replay = try Measure.best(of: repetitions) {
+  let replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
+    Pipeline(configuration: .default)
+  }
+  _ = try replay.run([try FileSource(path: large)], to: .init(cues: DiscardingSink(), diagnostics: DiscardingSink()))
+}
+rows.append(BenchRow(name: "crease replay (JSONL, in-process)", seconds: replay, lines: lineCount, bytes: largeBytes))
+
+let jsonc = Measure.best(of: repetitions) {
+  precondition(cjsonc_parse_lines(large) == Int64(lineCount), "the json-c loop must parse every line")
+}
+rows.append(BenchRow(name: "json-c parse loop (C)", seconds: jsonc, lines: lineCount, bytes: largeBytes))
+
+if Spawn.commandExists("jq") {
+  let jq = try Measure.best(of: repetitions) { try Spawn.run("jq -c . \(large) > /dev/null") }
+  rows.append(BenchRow(name: "jq -c .", seconds: jq, lines: lineCount, bytes: largeBytes))
+}
+if (try? Spawn.run("python3 -c 'import orjson' 2>/dev/null")) != nil {
+  let script = "import orjson,sys\nfor line in open(sys.argv[1],'rb'): orjson.loads(line)"
+  let orjson = try Measure.best(of: repetitions) { try Spawn.run("python3 -c \"\(script)\" \(large)") }
+  rows.append(BenchRow(name: "python3 + orjson parse loop", seconds: orjson, lines: lineCount, bytes: largeBytes))
+}
+
+BenchRow.printTable(rows, baseline: rows[0])
+
+// Peak memory of the real command at two trace sizes: it should be flat in trace length.
+let crease = String(arguments[0][..<(arguments[0].lastIndex(of: "/") ?? arguments[0].startIndex)]) + "/crease"
+if access(crease, X_OK) == 0 {
+  print("\npeak RSS of `crease replay` (cues to /dev/null):")
+  for (path, lines) in [(small, lineCount / 10), (large, lineCount)] {
+    let kilobytes = try Spawn.peakResidentKilobytes("\(crease) replay \(path) > /dev/null")
+    print("  \(lines) lines: \(kilobytes / 1024) MiB")
+  }
+} else {
+  print("\n(build `crease` in the same configuration to measure its peak RSS: swift build -c release)")
+}

@@ -86,13 +86,14 @@ struct JSONObjectReader {
 
   /// A string that must name one case of a trace enum.
   func name<T>(
-    _ value: OpaquePointer, key: String, as parse: (String) -> T?, allowed: [String]
+    _ value: OpaquePointer, key: String, as parse: (String) -> T?, allowed: @autoclosure () -> [String]
   ) throws(TraceLineError) -> T {
     let text = try string(value, key: key)
     if let parsed = parse(text) { return parsed }
-    let expected = allowed.map { "'\($0)'" }.joined(separator: ", ")
+    let names = allowed()
+    let expected = names.map { "'\($0)'" }.joined(separator: ", ")
     throw error(
-      key, "unknown \(qualified(key)) '\(text)'; expected one of \(expected).\(Suggestion.didYouMean(text, in: allowed))")
+      key, "unknown \(qualified(key)) '\(text)'; expected one of \(expected).\(Suggestion.didYouMean(text, in: names))")
   }
 
   func nested(_ value: OpaquePointer, key: String) throws(TraceLineError) -> JSONObjectReader {

@@ -1,0 +1,84 @@
+import Glibc
+
+/// Wall-clock timing for the benchmark (never used by tests).
+enum Measure {
+  static func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+
+  /// The fastest of `count` runs, in seconds: the least disturbed by a shared machine.
+  static func best(of count: Int, _ body: () throws -> Void) rethrows -> Double {
+    var best = Double.infinity
+    for _ in 0..<count {
+      let start = now()
+      try body()
+      best = min(best, now() - start)
+    }
+    return best
+  }
+}
+
+/// Child processes for the peers and for memory measurements.
+enum Spawn {
+  struct Failure: Error { var command: String; var status: Int32 }
+
+  /// Runs `command` with `/bin/sh -c` and returns its resource usage.
+  @discardableResult
+  static func run(_ command: String) throws -> rusage {
+    var pid: pid_t = 0
+    let words: [String] = ["/bin/sh", "-c", command]
+    let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { throw Failure(command: command, status: -1) }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    guard status == 0 else { throw Failure(command: command, status: status) }
+    return usage
+  }
+
+  static func commandExists(_ name: String) -> Bool {
+    (try? run("command -v \(name) > /dev/null")) != nil
+  }
+
+  /// Peak resident memory of `command`'s largest process, in KiB.
+  static func peakResidentKilobytes(_ command: String) throws -> Int {
+    Int(try run("exec \(command)").ru_maxrss)
+  }
+}
+
+/// One line of the results table.
+struct BenchRow {
+  var name: String
+  var seconds: Double
+  var lines: Int
+  var bytes: Int
+
+  static func printTable(_ rows: [BenchRow], baseline: BenchRow) {
+    let width = rows.map(\.name.count).max() ?? 0
+    print(pad("tool", width) + "   lines/s        MB/s   crease speed ÷ tool speed")
+    for row in rows {
+      let ratio = row.seconds / baseline.seconds
+      print(
+        pad(row.name, width) + "  " + pad(format(Double(row.lines) / row.seconds, 0), 9, left: true) + "  "
+          + pad(format(Double(row.bytes) / row.seconds / 1e6, 1), 9, left: true) + "   "
+          + pad(format(ratio, 2) + "×", 8, left: true))
+    }
+  }
+
+  static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+    let padding = String(repeating: " ", count: max(0, width - text.count))
+    return left ? padding + text : text + padding
+  }
+
+  static func format(_ value: Double, _ places: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    let scaled = Int64((value * scale).rounded())
+    guard places > 0 else { return "\(scaled)" }
+    let fraction = String(scaled % Int64(scale))
+    return "\(scaled / Int64(scale))." + String(repeating: "0", count: places - fraction.count) + fraction
+  }
+}
