@@ -1,13 +1,15 @@
-import Glibc
 import Crease
 import CreaseIO
+import Glibc
 
 /// The benchmark's input: a realistic mix of hinge samples (60 Hz) and 30 fps frames, with
 /// an occasional drop and mark, written deterministically.
 enum BenchTrace {
   /// Writes `lines` lines to `path` (reused when already there) and returns its size in bytes.
   static func write(lines: Int, to path: String) throws -> Int {
-    if let existing = try? FileSource(path: path), let size = try? size(of: existing), size > 0 { return size }
+    if let existing = try? FileSource(path: path), let size = try? size(of: existing), size > 0 {
+      return size
+    }
     let sink = try FileSink(creatingFileAt: path)
     var random = SplitMix64(seed: 42)
     var size = 0
@@ -42,7 +44,9 @@ enum BenchTrace {
   private static func size(of source: ByteSource) throws -> Int {
     var total = 0
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while case let count = try buffer.withUnsafeMutableBytes({ try source.read(into: $0) }), count > 0 { total += count }
+    while case let count = try buffer.withUnsafeMutableBytes({ try source.read(into: $0) }), count > 0 {
+      total += count
+    }
     return total
   }
 }

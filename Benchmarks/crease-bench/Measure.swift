@@ -31,7 +31,9 @@ enum Spawn {
     let words: [String] = ["/bin/sh", "-c", command]
     let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
-    guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { throw Failure(command: command, status: -1) }
+    guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else {
+      throw Failure(command: command, status: -1)
+    }
     var status: Int32 = 0
     var usage = rusage()
     wait4(pid, &status, 0, &usage)

@@ -24,9 +24,11 @@ let replay = try Measure.best(of: repetitions) {
   let replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
     Pipeline(configuration: .default)
   }
-  _ = try replay.run([try FileSource(path: large)], to: .init(cues: DiscardingSink(), diagnostics: DiscardingSink()))
+  _ = try replay.run(
+    [try FileSource(path: large)], to: .init(cues: DiscardingSink(), diagnostics: DiscardingSink()))
 }
-rows.append(BenchRow(name: "crease replay (JSONL, in-process)", seconds: replay, lines: lineCount, bytes: largeBytes))
+rows.append(
+  BenchRow(name: "crease replay (JSONL, in-process)", seconds: replay, lines: lineCount, bytes: largeBytes))
 
 let jsonc = Measure.best(of: repetitions) {
   precondition(cjsonc_parse_lines(large) == Int64(lineCount), "the json-c loop must parse every line")
@@ -40,7 +42,8 @@ if Spawn.commandExists("jq") {
 if (try? Spawn.run("python3 -c 'import orjson' 2>/dev/null")) != nil {
   let script = "import orjson,sys\nfor line in open(sys.argv[1],'rb'): orjson.loads(line)"
   let orjson = try Measure.best(of: repetitions) { try Spawn.run("python3 -c \"\(script)\" \(large)") }
-  rows.append(BenchRow(name: "python3 + orjson parse loop", seconds: orjson, lines: lineCount, bytes: largeBytes))
+  rows.append(
+    BenchRow(name: "python3 + orjson parse loop", seconds: orjson, lines: lineCount, bytes: largeBytes))
 }
 
 BenchRow.printTable(rows, baseline: rows[0])

@@ -62,11 +62,15 @@ public enum CreaseCommand {
     return usageError(UsageError(message), description, path: ["crease"], streams)
   }
 
-  private static func run(_ command: any Subcommand.Type, _ arguments: [String], _ streams: StandardStreams) -> ExitCode {
+  private static func run(_ command: any Subcommand.Type, _ arguments: [String], _ streams: StandardStreams)
+    -> ExitCode
+  {
     let path = ["crease", command.description.name]
     do {
       let parsed = try command.description.parse(arguments)
-      if parsed.flag("--help") { return write(HelpFormatter.help(command.description, path: path), to: streams.output) }
+      if parsed.flag("--help") {
+        return write(HelpFormatter.help(command.description, path: path), to: streams.output)
+      }
       return try command.run(parsed, streams: streams)
     } catch let error as UsageError {
       return usageError(error, command.description, path: path, streams)
@@ -85,7 +89,9 @@ public enum CreaseCommand {
     report(HelpFormatter.usageError(error, command, path: path), .usage, streams, newline: false)
   }
 
-  private static func report(_ text: String, _ status: ExitCode, _ streams: StandardStreams, newline: Bool = true) -> ExitCode {
+  private static func report(
+    _ text: String, _ status: ExitCode, _ streams: StandardStreams, newline: Bool = true
+  ) -> ExitCode {
     try? streams.error.write(newline ? text + "\n" : text)
     return status
   }

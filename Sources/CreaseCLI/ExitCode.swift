@@ -31,6 +31,7 @@ public struct StandardStreams {
 
   /// The process's standard input, output and error.
   public static func process() -> StandardStreams {
-    StandardStreams(input: FileSource.standardInput(), output: FileSink.standardOutput(), error: FileSink.standardError())
+    StandardStreams(
+      input: FileSource.standardInput(), output: FileSink.standardOutput(), error: FileSink.standardError())
   }
 }

@@ -12,7 +12,9 @@ struct CheckAndStatsTests {
     #expect(lines.filter { $0.contains(": error: ") }.count == 10)
     #expect(run.output.contains("bad-lines.jsonl:8:71: warning: unknown key 'note' is ignored"))
     #expect(run.output.contains("disorder.jsonl:7:1: warning: late event"))
-    #expect(run.output.contains("bad-lines.jsonl: 10 bad line(s): 14 line(s), 4 processed, 10 rejected, 0 late, 0 blank"))
+    #expect(
+      run.output.contains(
+        "bad-lines.jsonl: 10 bad line(s): 14 line(s), 4 processed, 10 rejected, 0 late, 0 blank"))
     #expect(run.output.contains("disorder.jsonl: ok: 11 line(s), 9 processed, 0 rejected, 2 late, 0 blank"))
   }
 
@@ -26,7 +28,8 @@ struct CheckAndStatsTests {
   func cleanTrace() {
     let run = CreaseRun("check", tracePath("every-kind.jsonl"))
     #expect(run.status == .success)
-    #expect(run.output.hasSuffix("every-kind.jsonl: ok: 22 line(s), 22 processed, 0 rejected, 0 late, 0 blank\n"))
+    #expect(
+      run.output.hasSuffix("every-kind.jsonl: ok: 22 line(s), 22 processed, 0 rejected, 0 late, 0 blank\n"))
   }
 
   @Test("stats counts kinds and frames per stream")
@@ -38,7 +41,10 @@ struct CheckAndStatsTests {
     #expect(run.output.contains("  frame: 3 (6.0/s)"))
     #expect(run.output.contains("  hinge: 4 (8.0/s)"))
     #expect(run.output.contains("hinge angle: 0.0° to 178.5°"))
-    #expect(run.output.contains("stream video: 3 frame(s), 9.23 fps mean, nominal 30.00 fps, largest pts delta 183.333 ms, 1 delta(s) over 1.5 frames"))
+    #expect(
+      run.output.contains(
+        "stream video: 3 frame(s), 9.23 fps mean, nominal 30.00 fps, largest pts delta 183.333 ms, 1 delta(s) over 1.5 frames"
+      ))
     #expect(run.output.contains("  drops frameWasLate: 1"))
   }
 }

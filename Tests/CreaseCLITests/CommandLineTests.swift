@@ -9,7 +9,10 @@ struct CommandLineUsageTests {
       let run = CreaseRun(arguments)
       #expect(run.status == .success)
       #expect(run.output.hasPrefix("OVERVIEW: "))
-      for section in ["USAGE: crease [<options>] <subcommand>", "OPTIONS:", "SUBCOMMANDS:", "  replay", "  check", "  stats"] {
+      for section in [
+        "USAGE: crease [<options>] <subcommand>", "OPTIONS:", "SUBCOMMANDS:", "  replay", "  check",
+        "  stats",
+      ] {
         #expect(run.output.contains(section), "missing \(section)")
       }
       #expect(run.error.isEmpty)
@@ -40,7 +43,10 @@ struct CommandLineUsageTests {
       (["replay", "--sumary", "x"], "Error: Unknown option '--sumary'. Did you mean '--summary'?"),
       (["replay", "-c"], "Error: Missing value for '-c <file>'."),
       (["replay"], "Error: Missing expected argument '<trace> ...'."),
-      (["replay", "-f", "jsn", "x"], "Error: The value 'jsn' is invalid for '--format': expected one of jsonl, text. Did you mean 'jsonl'?"),
+      (
+        ["replay", "-f", "jsn", "x"],
+        "Error: The value 'jsn' is invalid for '--format': expected one of jsonl, text. Did you mean 'jsonl'?"
+      ),
       (["replay", "--strict=yes", "x"], "Error: The flag '--strict' takes no value."),
       (["replay", "-", "-"], "Error: Standard input ('-') can be read only once."),
       ([], "Error: Missing a subcommand."),
@@ -68,7 +74,8 @@ struct CommandLineUsageTests {
     try write(#"{"hinge": {"statusMaxWaitMs": "soon"}}"#, to: "\(directory)/bad.json")
     let run = CreaseRun("replay", "-c", "\(directory)/bad.json", tracePath("every-kind.jsonl"))
     #expect(run.status == .configuration)
-    #expect(run.error.contains("bad.json:1:31: error: 'hinge.statusMaxWaitMs' must be a number, not a string"))
+    #expect(
+      run.error.contains("bad.json:1:31: error: 'hinge.statusMaxWaitMs' must be a number, not a string"))
     #expect(run.output.isEmpty)
   }
 }

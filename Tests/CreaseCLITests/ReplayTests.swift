@@ -54,10 +54,11 @@ struct ReplayTests {
     #expect(rejects.first == #"{"t":1000,"kind":"hinge","angle":12,"status":"clsed"}"#)
     #expect(rejects.last == #"{"t":8000,"kind":"mark","label":"truncated"#)
     let late = contents(of: "\(directory)/late.jsonl")!.split(separator: "\n")
-    #expect(late == [
-      #"{"t":49999999,"kind":"mark","label":"late (1 ns beyond the window)"}"#,
-      #"{"t":10000000,"kind":"mark","label":"late again (190 ms behind)"}"#,
-    ])
+    #expect(
+      late == [
+        #"{"t":49999999,"kind":"mark","label":"late (1 ns beyond the window)"}"#,
+        #"{"t":10000000,"kind":"mark","label":"late again (190 ms behind)"}"#,
+      ])
   }
 
   @Test("the summary accounts for every line once")
@@ -113,7 +114,9 @@ struct ReplayTests {
   @Test("the text format renders the same cues")
   func textFormat() {
     let run = CreaseRun("replay", "-f", "text", tracePath("every-kind.jsonl"))
-    #expect(run.output.hasPrefix("     0.000000000  mark                   label=\"recording starts on the outer display\"\n"))
+    #expect(
+      run.output.hasPrefix(
+        "     0.000000000  mark                   label=\"recording starts on the outer display\"\n"))
     #expect(run.output.split(separator: "\n").count == 3)
   }
 

@@ -1,6 +1,6 @@
-import Glibc
 import CreaseCLI
 import CreaseIO
+import Glibc
 
 /// What one in-process run of `crease` produced.
 struct CreaseRun {

@@ -49,17 +49,35 @@ struct ConfigurationFileTests {
   @Test(
     "bad files name the key, the reason and the place",
     arguments: [
-      (#"{"hinge": {"setleMs": 10}}"#, "crease.json:1:23: error: unknown key 'hinge.setleMs'. Did you mean 'settleMs'?"),
-      (#"{"reorderWindow": 10}"#, "crease.json:1:19: error: unknown key 'reorderWindow'. Did you mean 'reorderWindowMs'?"),
-      (#"{"camera": {"maskMaxMs": "x"}}"#, "crease.json:1:26: error: 'camera.maskMaxMs' must be a number, not a string"),
+      (
+        #"{"hinge": {"setleMs": 10}}"#,
+        "crease.json:1:23: error: unknown key 'hinge.setleMs'. Did you mean 'settleMs'?"
+      ),
+      (
+        #"{"reorderWindow": 10}"#,
+        "crease.json:1:19: error: unknown key 'reorderWindow'. Did you mean 'reorderWindowMs'?"
+      ),
+      (
+        #"{"camera": {"maskMaxMs": "x"}}"#,
+        "crease.json:1:26: error: 'camera.maskMaxMs' must be a number, not a string"
+      ),
       ("{\n  \"hinge\": [1]\n}", "crease.json:2:12: error: 'hinge' must be an object, not an array"),
-      (#"{"hinge": {"statusDebounceMs": -5}}"#, "crease.json: error: hinge.statusDebounceMs: must not be negative"),
+      (
+        #"{"hinge": {"statusDebounceMs": -5}}"#,
+        "crease.json: error: hinge.statusDebounceMs: must not be negative"
+      ),
       (
         #"{"hinge": {"boundaries": [{"name": "a", "below": 10, "above": 5}]}}"#,
         "crease.json: error: hinge.boundaries[0].below: must be less than above (10.0 is not less than 5.0)"
       ),
-      (#"{"camera": {"gapFactor": NaN}}"#, "crease.json:1:26: error: 'camera.gapFactor' must be a finite number"),
-      ("{\n  \"hinge\": {,}\n}", "crease.json:2:13: error: invalid JSON: quoted object property name expected"),
+      (
+        #"{"camera": {"gapFactor": NaN}}"#,
+        "crease.json:1:26: error: 'camera.gapFactor' must be a finite number"
+      ),
+      (
+        "{\n  \"hinge\": {,}\n}",
+        "crease.json:2:13: error: invalid JSON: quoted object property name expected"
+      ),
       (#"[]"#, "crease.json:1:1: error: a configuration must be a JSON object"),
     ] as [(String, String)])
   func badFiles(text: String, message: String) {

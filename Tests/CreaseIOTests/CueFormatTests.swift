@@ -1,6 +1,7 @@
 import Crease
-@testable import CreaseIO
 import Testing
+
+@testable import CreaseIO
 
 @Suite("Cue formats")
 struct CueFormatTests {

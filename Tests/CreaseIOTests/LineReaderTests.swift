@@ -2,7 +2,9 @@ import CreaseIO
 import Testing
 
 /// Reads every line of `text`, fed `chunkSize` bytes per read, into strings.
-func lines(_ text: String, chunkSize: Int = .max, limit: Int = 1 << 20, overflow: MemorySink? = nil) throws -> [String] {
+func lines(_ text: String, chunkSize: Int = .max, limit: Int = 1 << 20, overflow: MemorySink? = nil) throws
+  -> [String]
+{
   let reader = LineReader(source: MemorySource(text, chunkSize: chunkSize), maximumLineLength: limit)
   var result: [String] = []
   while let line = try reader.next(overflow: overflow.map { sink in { try sink.write($0) } }) {
@@ -30,7 +32,8 @@ struct LineReaderTests {
   func overlong() throws {
     let long = String(repeating: "x", count: 1000)
     let sink = MemorySink()
-    #expect(try lines("a\n\(long)\nb\n", chunkSize: 7, limit: 100, overflow: sink) == ["a", "<overlong 1000>", "b"])
+    #expect(
+      try lines("a\n\(long)\nb\n", chunkSize: 7, limit: 100, overflow: sink) == ["a", "<overlong 1000>", "b"])
     #expect(sink.text == long)
   }
 

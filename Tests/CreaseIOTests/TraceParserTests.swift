@@ -27,7 +27,8 @@ struct TraceParserKindTests {
   @Test("header with stream rates")
   func header() throws {
     let record = try parse(
-      #"{"kind":"header","format":"crease-trace","version":1,"device":"iPhone Duo","os":"27.1","streams":{"video":{"fps":30}}}"#)
+      #"{"kind":"header","format":"crease-trace","version":1,"device":"iPhone Duo","os":"27.1","streams":{"video":{"fps":30}}}"#
+    )
     #expect(
       record
         == .header(TraceHeader(device: "iPhone Duo", os: "27.1", nominalFrameRates: [.video: 30])))
@@ -41,7 +42,8 @@ struct TraceParserKindTests {
     #expect(
       try parse(#"{"t":5,"kind":"hinge","angleRad":1,"status":"unknown"}"#)
         == .event(Event(t: 5, .hinge(HingeDelivery(angle: .radians(1), status: .unknown)))))
-    #expect(try parse(#"{"t":5,"kind":"hinge","angle":null,"status":null}"#) == .event(Event(t: 5, .hinge(nil))))
+    #expect(
+      try parse(#"{"t":5,"kind":"hinge","angle":null,"status":null}"#) == .event(Event(t: 5, .hinge(nil))))
     #expect(try parse(#"{"t":5,"kind":"hinge","hinge":null}"#) == .event(Event(t: 5, .hinge(nil))))
     #expect(
       try parse(#"{"t":5,"kind":"hinge","angle":359.5,"status":"fullyOpen"}"#)
@@ -54,11 +56,15 @@ struct TraceParserKindTests {
       try parse(#"{"t":1,"kind":"frame","pts":33333333}"#)
         == .event(Event(t: 1, .frame(Frame(pts: PresentationTime(nanoseconds: 33_333_333))))))
     #expect(
-      try parse(#"{"t":1,"kind":"frame","stream":"aux","pts":{"value":1001,"timescale":30000},"camera":"innerFront"}"#)
+      try parse(
+        #"{"t":1,"kind":"frame","stream":"aux","pts":{"value":1001,"timescale":30000},"camera":"innerFront"}"#
+      )
         == .event(
           Event(
             t: 1,
-            .frame(Frame(stream: "aux", pts: PresentationTime(value: 1001, timescale: 30000)!, camera: .innerFront)))))
+            .frame(
+              Frame(stream: "aux", pts: PresentationTime(value: 1001, timescale: 30000)!, camera: .innerFront)
+            ))))
   }
 
   @Test("drop, input, direction, display, app, session, mark, end")
@@ -72,24 +78,30 @@ struct TraceParserKindTests {
     #expect(
       try parse(#"{"t":2,"kind":"direction","toward":["outerFront"],"away":["innerFront","backWide"]}"#)
         == .event(
-          Event(t: 2, .direction(DirectionUpdate(toward: CameraSet(.outerFront), away: CameraSet([.innerFront, .backWide]))))))
+          Event(
+            t: 2,
+            .direction(
+              DirectionUpdate(toward: CameraSet(.outerFront), away: CameraSet([.innerFront, .backWide]))))))
     #expect(
       try parse(#"{"t":2,"kind":"display","display":"inner","fullScreen":true}"#)
         == .event(Event(t: 2, .display(DisplayChange(display: .inner, fullScreen: true)))))
-    #expect(try parse(#"{"t":2,"kind":"app","state":"background"}"#) == .event(Event(t: 2, .app(.background))))
+    #expect(
+      try parse(#"{"t":2,"kind":"app","state":"background"}"#) == .event(Event(t: 2, .app(.background))))
     #expect(
       try parse(#"{"t":2,"kind":"session","running":true,"previewVisible":false}"#)
         == .event(Event(t: 2, .session(SessionState(running: true, previewVisible: false)))))
     #expect(
       try parse(#"{"t":2,"kind":"session","running":false}"#)
         == .event(Event(t: 2, .session(SessionState(running: false, previewVisible: nil)))))
-    #expect(try parse(#"{"t":2,"kind":"mark","label":"a \"b\""}"#) == .event(Event(t: 2, .mark(label: #"a "b""#))))
+    #expect(
+      try parse(#"{"t":2,"kind":"mark","label":"a \"b\""}"#) == .event(Event(t: 2, .mark(label: #"a "b""#))))
     #expect(try parse(#"{"kind":"end","t":9}"#) == .event(Event(t: 9, .end)))
   }
 
   @Test("key order is free and whitespace is allowed")
   func keyOrder() throws {
-    #expect(try parse(#"  { "label" : "x" , "kind":"mark", "t" : 0 }  "#) == .event(Event(t: 0, .mark(label: "x"))))
+    #expect(
+      try parse(#"  { "label" : "x" , "kind":"mark", "t" : 0 }  "#) == .event(Event(t: 0, .mark(label: "x"))))
   }
 
   @Test("the largest t is accepted")
@@ -129,13 +141,19 @@ struct TraceParserBadInputTests {
       (#"{"t":1,"kind":"frame","pts":{"value":9223372036854775806,"timescale":1}}"#, 38, "out of range"),
       (#"{"t":1,"kind":"frame","pts":1,"camera":"selfie"}"#, 40, "unknown camera"),
       (#"{"t":1,"kind":"drop","pts":1,"reason":"late"}"#, 39, "unknown reason"),
-      (#"{"t":1,"kind":"direction","toward":["outerFront"],"away":["outerFront"]}"#, 58, "both toward and away"),
+      (
+        #"{"t":1,"kind":"direction","toward":["outerFront"],"away":["outerFront"]}"#, 58,
+        "both toward and away"
+      ),
       (#"{"t":1,"kind":"direction","toward":"outerFront","away":[]}"#, 36, "must be an array"),
       (#"{"t":1,"kind":"display","display":"inner"}"#, 1, "missing 'fullScreen'"),
       (#"{"t":1,"kind":"session","running":"yes"}"#, 35, "must be true or false"),
       (#"{"kind":"header","format":"crease-trace","version":2}"#, 52, "unsupported trace version 2"),
       (#"{"kind":"header","format":"other","version":1}"#, 27, "unknown trace format"),
-      (#"{"kind":"header","format":"crease-trace","version":1,"streams":{"video":{"fps":0}}}"#, 80, "'streams.video.fps'"),
+      (
+        #"{"kind":"header","format":"crease-trace","version":1,"streams":{"video":{"fps":0}}}"#, 80,
+        "'streams.video.fps'"
+      ),
       ("\u{00}\u{01}binary", 1, "invalid JSON"),
     ] as [(String, Int, String)])
   func badLine(line: String, column: Int, message: String) {
@@ -147,7 +165,8 @@ struct TraceParserBadInputTests {
   @Test("deep nesting is refused, not recursed into")
   func deepNesting() {
     let line = #"{"t":1,"kind":"mark","label":"x","deep":"# + String(repeating: "[", count: 100_000) + "}"
-    #expect(error(line)?.message.contains("too deep") == true || error(line)?.message.contains("32 levels") == true)
+    #expect(
+      error(line)?.message.contains("too deep") == true || error(line)?.message.contains("32 levels") == true)
   }
 
   @Test("invalid UTF-8 in a string is refused")

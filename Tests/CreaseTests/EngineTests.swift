@@ -36,7 +36,8 @@ struct EngineTests {
 
   @Test("exactly the window behind is in time; one tick more is late")
   func lateBoundary() {
-    let inTime = MarbleRun([.init(source: 0, t: 5, label: "b"), .init(source: 0, t: 2, label: "a")], window: 3)
+    let inTime = MarbleRun(
+      [.init(source: 0, t: 5, label: "b"), .init(source: 0, t: 2, label: "a")], window: 3)
     #expect(inTime.output == "--a--b")
     #expect(inTime.late.isEmpty)
     let late = MarbleRun([.init(source: 0, t: 5, label: "b"), .init(source: 0, t: 1, label: "a")], window: 3)
@@ -47,7 +48,8 @@ struct EngineTests {
   @Test("lateness is judged per source, against that source's latest t")
   func latenessPerSource() {
     let pushes = [
-      Marble.Push(source: 0, t: 9, label: "b"), .init(source: 1, t: 1, label: "x"), .init(source: 0, t: 0, label: "a"),
+      Marble.Push(source: 0, t: 9, label: "b"), .init(source: 1, t: 1, label: "x"),
+      .init(source: 0, t: 0, label: "a"),
     ]
     let run = MarbleRun(pushes, sources: 2, window: 2)
     #expect(run.output == "-x-------b")
@@ -92,7 +94,8 @@ struct EngineTests {
   @Test("at end of stream pending timers fire, except those cancelled at end of stream")
   func endOfStreamRule() {
     #expect(MarbleRun(sources: ["a"], timers: ["a": 4]).output == "a---A")
-    #expect(MarbleRun(sources: ["ab"], timers: ["a": 4, "b": 4], cancelledAtEndOfStream: ["a"]).output == "ab---B")
+    #expect(
+      MarbleRun(sources: ["ab"], timers: ["a": 4, "b": 4], cancelledAtEndOfStream: ["a"]).output == "ab---B")
   }
 
   @Test("a push after the source's end is refused")
@@ -124,12 +127,14 @@ struct EngineTests {
     for index in 0..<200 {
       latest += Int64(random.next() % 3)
       let t = max(0, latest - Int64(random.next() % UInt64(window + 1)))
-      pushes.append(.init(source: Int(random.next() % 2), t: t, label: Character(UnicodeScalar(65 + index % 26)!)))
+      pushes.append(
+        .init(source: Int(random.next() % 2), t: t, label: Character(UnicodeScalar(65 + index % 26)!)))
     }
     var engine = Engine(processor: MarbleProcessor(), sourceCount: 2, reorderWindow: Nanoseconds(window))
     var times: [Int64] = []
     var accepted = 0
-    for push in pushes where engine.push(Event(t: Nanoseconds(push.t), .mark(label: "x")), from: push.source) == .accepted {
+    for push in pushes
+    where engine.push(Event(t: Nanoseconds(push.t), .mark(label: "x")), from: push.source) == .accepted {
       accepted += 1
     }
     engine.finish(source: 0)

@@ -94,7 +94,10 @@ struct PipelineTests {
     }
     configuration = .default
     configuration.hinge.progressMaxRateHz = .nan
-    #expect(throws: ConfigurationError(key: "hinge.progressMaxRateHz", reason: "must be a finite number greater than 0")) {
+    #expect(
+      throws: ConfigurationError(
+        key: "hinge.progressMaxRateHz", reason: "must be a finite number greater than 0")
+    ) {
       try configuration.validate()
     }
     configuration = .default

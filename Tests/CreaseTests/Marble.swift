@@ -108,6 +108,7 @@ struct MarbleRun {
   ) {
     let pushes = diagrams.enumerated().flatMap { Marble.events($1, source: $0) }
     self.init(
-      pushes, sources: diagrams.count, window: window, timers: timers, cancelledAtEndOfStream: cancelledAtEndOfStream)
+      pushes, sources: diagrams.count, window: window, timers: timers,
+      cancelledAtEndOfStream: cancelledAtEndOfStream)
   }
 }

@@ -33,15 +33,23 @@ public struct HingeConfiguration: Hashable, Sendable {
     var names: Set<String> = []
     for (index, boundary) in boundaries.enumerated() {
       let key = "hinge.boundaries[\(index)]"
-      guard !boundary.name.isEmpty else { throw ConfigurationError(key: "\(key).name", reason: "must not be empty") }
-      guard names.insert(boundary.name).inserted else {
-        throw ConfigurationError(key: "\(key).name", reason: "'\(boundary.name)' names an earlier boundary too")
+      guard !boundary.name.isEmpty else {
+        throw ConfigurationError(key: "\(key).name", reason: "must not be empty")
       }
-      guard boundary.below.isFinite else { throw ConfigurationError(key: "\(key).below", reason: "must be finite") }
-      guard boundary.above.isFinite else { throw ConfigurationError(key: "\(key).above", reason: "must be finite") }
+      guard names.insert(boundary.name).inserted else {
+        throw ConfigurationError(
+          key: "\(key).name", reason: "'\(boundary.name)' names an earlier boundary too")
+      }
+      guard boundary.below.isFinite else {
+        throw ConfigurationError(key: "\(key).below", reason: "must be finite")
+      }
+      guard boundary.above.isFinite else {
+        throw ConfigurationError(key: "\(key).above", reason: "must be finite")
+      }
       guard boundary.below < boundary.above else {
         throw ConfigurationError(
-          key: "\(key).below", reason: "must be less than above (\(boundary.below) is not less than \(boundary.above))")
+          key: "\(key).below",
+          reason: "must be less than above (\(boundary.below) is not less than \(boundary.above))")
       }
     }
   }

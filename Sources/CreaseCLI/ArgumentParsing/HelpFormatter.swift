@@ -40,7 +40,8 @@ enum HelpFormatter {
   /// `Error: …` and the usage, as a usage error prints them on standard error.
   static func usageError(_ error: UsageError, _ command: CommandDescription, path: [String]) -> String {
     let fullPath = path.joined(separator: " ")
-    return "Error: \(error.message)\nUsage: \(usage(command, path: path))\n  See '\(fullPath) --help' for more information.\n"
+    return
+      "Error: \(error.message)\nUsage: \(usage(command, path: path))\n  See '\(fullPath) --help' for more information.\n"
   }
 
   private static func row(_ label: String, _ help: String) -> String {

@@ -29,7 +29,8 @@ public struct ParsedArguments: Sendable {
   }
 
   /// A value that must name one of `choices`.
-  public func choice<T: RawRepresentable & CaseIterable>(_ key: String, of type: T.Type) throws(UsageError) -> T?
+  public func choice<T: RawRepresentable & CaseIterable>(_ key: String, of type: T.Type) throws(UsageError)
+    -> T?
   where T.RawValue == String {
     guard let text = value(key) else { return nil }
     guard let choice = T(rawValue: text) else {

@@ -33,7 +33,8 @@ public enum ConfigurationFile {
       if count == 0 { break }
       bytes.append(contentsOf: chunk[..<count])
       guard bytes.count <= maximumSize else {
-        throw Error(path: source.name, message: "larger than \(maximumSize) bytes; is this a configuration file?")
+        throw Error(
+          path: source.name, message: "larger than \(maximumSize) bytes; is this a configuration file?")
       }
     }
     return try parse(bytes, path: source.name)
@@ -70,7 +71,9 @@ public enum ConfigurationFile {
     }
   }
 
-  private static func located(_ path: String, _ text: UnsafeRawBufferPointer, offset: Int, _ message: String) -> Error {
+  private static func located(_ path: String, _ text: UnsafeRawBufferPointer, offset: Int, _ message: String)
+    -> Error
+  {
     let before = text[..<Swift.min(offset, text.count)]
     let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
     let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
@@ -88,7 +91,8 @@ public enum ConfigurationFile {
       try rejectUnknownKeys(
         hinge,
         known: [
-          "statusDebounceMs", "statusMaxWaitMs", "boundaries", "motionDeadbandDeg", "fullyOpenZoneDeg", "settleMs",
+          "statusDebounceMs", "statusMaxWaitMs", "boundaries", "motionDeadbandDeg", "fullyOpenZoneDeg",
+          "settleMs",
           "settleToleranceDeg", "progressFullDeg", "progressMaxRateHz",
         ])
       try duration(hinge, "statusDebounceMs", &configuration.hinge.statusDebounce)
@@ -99,7 +103,9 @@ public enum ConfigurationFile {
       try number(hinge, "settleToleranceDeg", &configuration.hinge.settleToleranceDegrees)
       try number(hinge, "progressFullDeg", &configuration.hinge.progressFullDegrees)
       try number(hinge, "progressMaxRateHz", &configuration.hinge.progressMaxRateHz)
-      if let list = hinge.optional("boundaries") { configuration.hinge.boundaries = try boundaries(hinge, list) }
+      if let list = hinge.optional("boundaries") {
+        configuration.hinge.boundaries = try boundaries(hinge, list)
+      }
     }
     if let value = top.optional("camera") {
       let camera = try top.nested(value, key: "camera")
@@ -118,7 +124,9 @@ public enum ConfigurationFile {
       unknown, "unknown key '\(group.qualified(unknown))'.\(Suggestion.didYouMean(unknown, in: known))")
   }
 
-  private static func number(_ group: JSONObjectReader, _ key: String, _ target: inout Double) throws(TraceLineError) {
+  private static func number(_ group: JSONObjectReader, _ key: String, _ target: inout Double)
+    throws(TraceLineError)
+  {
     guard let value = group.optional(key) else { return }
     target = try group.number(value, key: key)
   }
@@ -135,9 +143,12 @@ public enum ConfigurationFile {
     target = Nanoseconds(whole)
   }
 
-  private static func boundaries(_ hinge: JSONObjectReader, _ list: OpaquePointer) throws(TraceLineError) -> [Boundary] {
+  private static func boundaries(_ hinge: JSONObjectReader, _ list: OpaquePointer) throws(TraceLineError)
+    -> [Boundary]
+  {
     guard json_object_get_type(list) == json_type_array else {
-      throw hinge.error("boundaries", "'hinge.boundaries' must be an array, not \(JSONObjectReader.typeName(list))")
+      throw hinge.error(
+        "boundaries", "'hinge.boundaries' must be an array, not \(JSONObjectReader.typeName(list))")
     }
     var result: [Boundary] = []
     for index in 0..<json_object_array_length(list) {

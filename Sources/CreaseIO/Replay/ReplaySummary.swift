@@ -77,7 +77,8 @@ public struct ReplaySummary: Hashable, Sendable {
       var latency: [UInt8] = []
       NumberFormatting.appendMilliseconds(statistics.maximumLatency.rawValue, to: &latency)
       let padding = String(repeating: " ", count: width - name.count)
-      text += "    \(name)\(padding)  \(statistics.count) cue(s), max latency \(String(decoding: latency, as: UTF8.self)) ms\n"
+      text +=
+        "    \(name)\(padding)  \(statistics.count) cue(s), max latency \(String(decoding: latency, as: UTF8.self)) ms\n"
     }
     return text
   }

@@ -68,7 +68,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       self.readers = sources.map { LineReader(source: $0) }
       self.outputs = outputs
       self.engine = Engine(
-        processor: replay.makeProcessor(), sourceCount: max(1, sources.count), reorderWindow: replay.reorderWindow)
+        processor: replay.makeProcessor(), sourceCount: max(1, sources.count),
+        reorderWindow: replay.reorderWindow)
       self.summary = ReplaySummary(sources: sources.map { ReplaySummary.LineCounts(name: $0.name) })
       parser.collectsUnknownKeys = replay.warnsAboutUnknownKeys
       encoded.reserveCapacity(1 << 16)
@@ -103,7 +104,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         try rejects?.write("\n")
         return try reject(
           source, column: reader.maximumLineLength + 1,
-          "line is \(length) bytes long; the longest line read is \(reader.maximumLineLength) bytes", raw: nil)
+          "line is \(length) bytes long; the longest line read is \(reader.maximumLineLength) bytes", raw: nil
+        )
       case .complete(let bytes):
         return try handle(bytes, from: source)
       }
@@ -148,13 +150,16 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     /// `--strict` must stop.
     mutating func rejectLinesAfterEnd(of source: Int) throws -> Bool {
       let endLine = readers[source].lineNumber
-      while let line = try readers[source].next(overflow: { [rejects = outputs.rejects] in try rejects?.write($0) }) {
+      while let line = try readers[source].next(overflow: { [rejects = outputs.rejects] in
+        try rejects?.write($0)
+      }) {
         summary.sources[source].lines += 1
         var keepGoing = true
         switch line {
         case .overlong:
           try outputs.rejects?.write("\n")
-          keepGoing = try reject(source, column: 1, "a line after this trace's 'end' event (line \(endLine))", raw: nil)
+          keepGoing = try reject(
+            source, column: 1, "a line after this trace's 'end' event (line \(endLine))", raw: nil)
         case .complete(let bytes):
           if bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) {
             keepGoing = try reject(
@@ -183,7 +188,9 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       return true
     }
 
-    mutating func reject(_ source: Int, column: Int, _ message: String, raw: UnsafeRawBufferPointer?) throws -> Bool {
+    mutating func reject(_ source: Int, column: Int, _ message: String, raw: UnsafeRawBufferPointer?) throws
+      -> Bool
+    {
       summary.sources[source].rejected += 1
       if let raw {
         try outputs.rejects?.write(raw)
@@ -204,7 +211,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
 
     func diagnose(_ source: Int, column: Int, _ severity: String, _ message: String) throws {
       let reader = readers[source]
-      try outputs.diagnostics.write("\(reader.source.name):\(reader.lineNumber):\(column): \(severity): \(message)\n")
+      try outputs.diagnostics.write(
+        "\(reader.source.name):\(reader.lineNumber):\(column): \(severity): \(message)\n")
     }
 
     /// Says what the per-line reports left out: bad lines past the limit, and late lines
@@ -218,7 +226,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       if total.late > 0 && !replay.warnsAboutLateLines && !replay.strict {
         let destination = outputs.late == nil ? "; --late FILE keeps them" : ", written to the late output"
         try outputs.diagnostics.write(
-          "crease: \(total.late) late line(s) not processed (more than the reorder window behind)\(destination)\n")
+          "crease: \(total.late) late line(s) not processed (more than the reorder window behind)\(destination)\n"
+        )
       }
     }
 

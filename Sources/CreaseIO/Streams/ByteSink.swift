@@ -1,4 +1,3 @@
-
 import Glibc
 
 /// Somewhere bytes go: a file, a pipe, standard output, or memory in tests.

@@ -1,4 +1,3 @@
-
 import Glibc
 
 /// Somewhere bytes come from: a file, standard input, or memory in tests.

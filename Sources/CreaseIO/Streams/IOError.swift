@@ -1,4 +1,3 @@
-
 import Glibc
 
 /// A failed read, write or open, with the path and the system's reason.

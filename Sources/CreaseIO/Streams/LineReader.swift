@@ -70,7 +70,9 @@ public final class LineReader {
 
   private func fill() throws {
     if start > 0 {
-      if start < end { storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: end - start) }
+      if start < end {
+        storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: end - start)
+      }
       end -= start
       start = 0
     }

@@ -37,7 +37,9 @@ enum JSONLocator {
       offset += 1
       while true {
         skipWhitespace()
-        guard let quote = current, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+        guard let quote = current, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+          return nil
+        }
         let nameStart = offset + 1
         skipString()
         let name = String(decoding: bytes[nameStart..<Swift.max(nameStart, offset - 1)], as: UTF8.self)

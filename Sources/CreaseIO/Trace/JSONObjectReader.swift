@@ -24,7 +24,8 @@ struct JSONObjectReader {
   }
 
   func error(_ key: String?, _ message: String) -> TraceLineError {
-    TraceLineError(column: JSONLocator.column(of: path + (key.map { [$0] } ?? []), in: line), message: message)
+    TraceLineError(
+      column: JSONLocator.column(of: path + (key.map { [$0] } ?? []), in: line), message: message)
   }
 
   func required(_ key: String) throws(TraceLineError) -> OpaquePointer {
@@ -93,7 +94,9 @@ struct JSONObjectReader {
     let names = allowed()
     let expected = names.map { "'\($0)'" }.joined(separator: ", ")
     throw error(
-      key, "unknown \(qualified(key)) '\(text)'; expected one of \(expected).\(Suggestion.didYouMean(text, in: names))")
+      key,
+      "unknown \(qualified(key)) '\(text)'; expected one of \(expected).\(Suggestion.didYouMean(text, in: names))"
+    )
   }
 
   func nested(_ value: OpaquePointer, key: String) throws(TraceLineError) -> JSONObjectReader {

@@ -50,7 +50,8 @@ public final class TraceParser {
   private func syntaxError(lineLength: Int) -> TraceLineError {
     let error = json_tokener_get_error(tokener)
     if error == json_tokener_continue {
-      return TraceLineError(column: lineLength + 1, message: "unexpected end of line: the JSON object is incomplete")
+      return TraceLineError(
+        column: lineLength + 1, message: "unexpected end of line: the JSON object is incomplete")
     }
     let offset = json_tokener_get_parse_end(tokener)
     let reason = String(cString: json_tokener_error_desc(error))
@@ -72,24 +73,29 @@ public final class TraceParser {
     case "hinge": payload = .hinge(try hinge(fields))
     case "frame":
       payload = .frame(
-        Frame(stream: try stream(fields), pts: try pts(fields), camera: try optionalCamera(fields, key: "camera")))
+        Frame(
+          stream: try stream(fields), pts: try pts(fields), camera: try optionalCamera(fields, key: "camera"))
+      )
     case "drop":
       let reason = try fields.name(
         try fields.required("reason"), key: "reason", as: DropReason.init(name:),
         allowed: DropReason.allCases.map(\.name))
       payload = .drop(Drop(stream: try stream(fields), pts: try pts(fields), reason: reason))
     case "input":
-      payload = .input(stream: try stream(fields), camera: try camera(try fields.required("camera"), fields, key: "camera"))
+      payload = .input(
+        stream: try stream(fields), camera: try camera(try fields.required("camera"), fields, key: "camera"))
     case "direction": payload = .direction(try direction(fields))
     case "display":
       let display = try fields.name(
-        try fields.required("display"), key: "display", as: Display.init(name:), allowed: Display.allCases.map(\.name))
+        try fields.required("display"), key: "display", as: Display.init(name:),
+        allowed: Display.allCases.map(\.name))
       let fullScreen = try fields.bool(try fields.required("fullScreen"), key: "fullScreen")
       payload = .display(DisplayChange(display: display, fullScreen: fullScreen))
     case "app":
       payload = .app(
         try fields.name(
-          try fields.required("state"), key: "state", as: AppState.init(name:), allowed: AppState.allCases.map(\.name)))
+          try fields.required("state"), key: "state", as: AppState.init(name:),
+          allowed: AppState.allCases.map(\.name)))
     case "session":
       let running = try fields.bool(try fields.required("running"), key: "running")
       let preview = try fields.optional("previewVisible").map { v throws(TraceLineError) in
@@ -119,17 +125,22 @@ public final class TraceParser {
     let version = try fields.integer(try fields.required("version"), key: "version")
     guard version == TraceHeader.currentVersion else {
       throw fields.error(
-        "version", "unsupported trace version \(version); this crease reads version \(TraceHeader.currentVersion)")
+        "version",
+        "unsupported trace version \(version); this crease reads version \(TraceHeader.currentVersion)")
     }
     var header = TraceHeader()
-    header.device = try fields.optional("device").map { v throws(TraceLineError) in try fields.string(v, key: "device") }
+    header.device = try fields.optional("device").map { v throws(TraceLineError) in
+      try fields.string(v, key: "device")
+    }
     header.os = try fields.optional("os").map { v throws(TraceLineError) in try fields.string(v, key: "os") }
     if let streams = fields.optional("streams") {
       let streamFields = try fields.nested(streams, key: "streams")
       for name in streamFields.keys {
         let stream = try streamFields.nested(try streamFields.required(name), key: name)
         let fps = try stream.number(try stream.required("fps"), key: "fps")
-        guard fps > 0 else { throw stream.error("fps", "'\(stream.qualified("fps"))' must be greater than 0") }
+        guard fps > 0 else {
+          throw stream.error("fps", "'\(stream.qualified("fps"))' must be greater than 0")
+        }
         header.nominalFrameRates[StreamName(rawValue: name)] = fps
       }
     }
@@ -141,7 +152,8 @@ public final class TraceParser {
     case .absent: break
     case .null: return nil
     case .value(let value):
-      throw fields.error("hinge", "'hinge' may only be null (no hinge), not \(JSONObjectReader.typeName(value))")
+      throw fields.error(
+        "hinge", "'hinge' may only be null (no hinge), not \(JSONObjectReader.typeName(value))")
     }
     let degrees = fields.member("angle")
     let radians = fields.member("angleRad")
@@ -162,7 +174,8 @@ public final class TraceParser {
         degrees.isNull ? "angle" : "angleRad", "the angle may be null only together with 'status' (no hinge)")
     }
     guard case .value(let statusValue) = status else {
-      throw fields.error(status.isNull ? "status" : nil, "'status' is missing or null while the angle is given")
+      throw fields.error(
+        status.isNull ? "status" : nil, "'status' is missing or null while the angle is given")
     }
     let hingeStatus = try fields.name(
       statusValue, key: "status", as: HingeStatus.init(name:), allowed: HingeStatus.allCases.map(\.name))
@@ -183,7 +196,8 @@ public final class TraceParser {
     }
     guard json_object_get_type(value) == json_type_object else {
       throw fields.error(
-        "pts", "'pts' must be integer nanoseconds or a CMTime {\"value\":V,\"timescale\":S}, not "
+        "pts",
+        "'pts' must be integer nanoseconds or a CMTime {\"value\":V,\"timescale\":S}, not "
           + JSONObjectReader.typeName(value))
     }
     let time = try fields.nested(value, key: "pts")
@@ -193,7 +207,8 @@ public final class TraceParser {
       throw time.error("timescale", "'pts.timescale' must be between 1 and \(Int32.max) (\(timescale))")
     }
     guard let pts = PresentationTime(value: ticks, timescale: scale) else {
-      throw time.error("value", "'pts' is out of range: \(ticks)/\(timescale) s does not fit in 64-bit nanoseconds")
+      throw time.error(
+        "value", "'pts' is out of range: \(ticks)/\(timescale) s does not fit in 64-bit nanoseconds")
     }
     return pts
   }
@@ -204,7 +219,9 @@ public final class TraceParser {
     try fields.name(value, key: key, as: Camera.init(name:), allowed: Camera.allCases.map(\.name))
   }
 
-  private static func optionalCamera(_ fields: JSONObjectReader, key: String) throws(TraceLineError) -> Camera? {
+  private static func optionalCamera(_ fields: JSONObjectReader, key: String) throws(TraceLineError)
+    -> Camera?
+  {
     guard let value = fields.optional(key) else { return nil }
     return try camera(value, fields, key: key)
   }
@@ -224,7 +241,8 @@ public final class TraceParser {
   private static func cameraSet(_ fields: JSONObjectReader, key: String) throws(TraceLineError) -> CameraSet {
     let list = try fields.required(key)
     guard json_object_get_type(list) == json_type_array else {
-      throw fields.error(key, "'\(key)' must be an array of camera names, not \(JSONObjectReader.typeName(list))")
+      throw fields.error(
+        key, "'\(key)' must be an array of camera names, not \(JSONObjectReader.typeName(list))")
     }
     var set = CameraSet()
     for index in 0..<json_object_array_length(list) {

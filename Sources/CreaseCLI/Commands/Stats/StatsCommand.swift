@@ -17,7 +17,8 @@ enum StatsCommand: Subcommand {
     let configuration = try TraceInputs.configuration(arguments)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
     let replay = TraceReplay(reorderWindow: configuration.reorderWindow) { TraceStatistics() }
-    let (summary, statistics) = try replay.run(sources, to: .init(cues: DiscardingSink(), diagnostics: streams.error))
+    let (summary, statistics) = try replay.run(
+      sources, to: .init(cues: DiscardingSink(), diagnostics: streams.error))
     let total = summary.total
     try streams.output.write(
       "lines: \(total.lines) (\(total.processed) processed, \(total.rejected) rejected, "

@@ -69,7 +69,8 @@ struct TraceStatistics: EventProcessor, Sendable {
       streams[drop.stream, default: StreamStatistics()].drops[drop.reason.name, default: 0] += 1
     case .hinge(let delivery?):
       let degrees = delivery.angle.degrees
-      angleRange = angleRange.map { min($0.lowerBound, degrees)...max($0.upperBound, degrees) } ?? degrees...degrees
+      angleRange =
+        angleRange.map { min($0.lowerBound, degrees)...max($0.upperBound, degrees) } ?? degrees...degrees
     default:
       break
     }
@@ -89,13 +90,16 @@ struct TraceStatistics: EventProcessor, Sendable {
       text += "  \(kind): \(count)\(rate)\n"
     }
     if let angleRange {
-      text += "hinge angle: \(Self.decimal(angleRange.lowerBound, 1))° to \(Self.decimal(angleRange.upperBound, 1))°\n"
+      text +=
+        "hinge angle: \(Self.decimal(angleRange.lowerBound, 1))° to \(Self.decimal(angleRange.upperBound, 1))°\n"
     }
     for name in streams.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
       let stream = streams[name]!
       text += "stream \(name.rawValue): \(stream.frames) frame(s)"
       if let rate = stream.meanRate { text += ", \(Self.decimal(rate, 2)) fps mean" }
-      if let nominal = stream.nominal { text += ", nominal \(Self.decimal(1e9 / Double(nominal.rawValue), 2)) fps" }
+      if let nominal = stream.nominal {
+        text += ", nominal \(Self.decimal(1e9 / Double(nominal.rawValue), 2)) fps"
+      }
       text += ", largest pts delta \(Self.decimal(Double(stream.largestDelta.rawValue) / 1e6, 3)) ms"
       text += ", \(stream.gaps) delta(s) over 1.5 frames\n"
       for reason in stream.drops.keys.sorted() { text += "  drops \(reason): \(stream.drops[reason]!)\n" }
