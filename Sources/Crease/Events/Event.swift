@@ -74,30 +74,17 @@ public struct Frame: Hashable, Sendable {
   }
 }
 
-/// Why the capture output dropped a sample buffer.
-public enum DropReason: UInt8, CaseIterable, Hashable, Sendable {
+/// Why the capture output dropped a sample buffer; the raw value is the trace name.
+public enum DropReason: String, CaseIterable, Hashable, Sendable {
   case frameWasLate
   case outOfBuffers
   case discontinuity
 
   /// The name used in traces and cues.
-  public var name: String {
-    switch self {
-    case .frameWasLate: "frameWasLate"
-    case .outOfBuffers: "outOfBuffers"
-    case .discontinuity: "discontinuity"
-    }
-  }
+  public var name: String { rawValue }
 
   /// The reason with this trace name, or `nil`.
-  public init?(name: String) {
-    switch name {
-    case "frameWasLate": self = .frameWasLate
-    case "outOfBuffers": self = .outOfBuffers
-    case "discontinuity": self = .discontinuity
-    default: return nil
-    }
-  }
+  public init?(name: String) { self.init(rawValue: name) }
 }
 
 /// A dropped-frame callback.
@@ -124,22 +111,16 @@ public struct DirectionUpdate: Hashable, Sendable {
   }
 }
 
-/// One of the device's two displays.
-public enum Display: UInt8, CaseIterable, Hashable, Sendable {
+/// One of the device's two displays; the raw value is the trace name.
+public enum Display: String, CaseIterable, Hashable, Sendable {
   case inner
   case outer
 
   /// The name used in traces and cues.
-  public var name: String { self == .inner ? "inner" : "outer" }
+  public var name: String { rawValue }
 
   /// The display with this trace name, or `nil`.
-  public init?(name: String) {
-    switch name {
-    case "inner": self = .inner
-    case "outer": self = .outer
-    default: return nil
-    }
-  }
+  public init?(name: String) { self.init(rawValue: name) }
 }
 
 /// The app's view moved to a display.
@@ -152,22 +133,16 @@ public struct DisplayChange: Hashable, Sendable {
   }
 }
 
-/// Whether the app is in the foreground.
-public enum AppState: UInt8, CaseIterable, Hashable, Sendable {
+/// Whether the app is in the foreground; the raw value is the trace name.
+public enum AppState: String, CaseIterable, Hashable, Sendable {
   case foreground
   case background
 
-  /// The name used in traces.
-  public var name: String { self == .foreground ? "foreground" : "background" }
+  /// The name used in traces and cues.
+  public var name: String { rawValue }
 
   /// The state with this trace name, or `nil`.
-  public init?(name: String) {
-    switch name {
-    case "foreground": self = .foreground
-    case "background": self = .background
-    default: return nil
-    }
-  }
+  public init?(name: String) { self.init(rawValue: name) }
 }
 
 /// The capture session's state.

@@ -1,5 +1,5 @@
-/// The coarse hinge status the system reports with every delivery.
-public enum HingeStatus: UInt8, CaseIterable, Hashable, Sendable {
+/// The coarse hinge status the system reports with every delivery; the raw value is the trace name.
+public enum HingeStatus: String, CaseIterable, Hashable, Sendable {
   case closed
   case partiallyOpen
   case fullyOpen
@@ -7,23 +7,8 @@ public enum HingeStatus: UInt8, CaseIterable, Hashable, Sendable {
   case unknown
 
   /// The name used in traces and cues.
-  public var name: String {
-    switch self {
-    case .closed: "closed"
-    case .partiallyOpen: "partiallyOpen"
-    case .fullyOpen: "fullyOpen"
-    case .unknown: "unknown"
-    }
-  }
+  public var name: String { rawValue }
 
   /// The status with this trace name, or `nil`.
-  public init?(name: String) {
-    switch name {
-    case "closed": self = .closed
-    case "partiallyOpen": self = .partiallyOpen
-    case "fullyOpen": self = .fullyOpen
-    case "unknown": self = .unknown
-    default: return nil
-    }
-  }
+  public init?(name: String) { self.init(rawValue: name) }
 }
