@@ -1,0 +1,48 @@
+import Testing
+
+@testable import CreaseCLI
+
+@Suite("Argument parser")
+struct ArgumentParserTests {
+  let command = CommandDescription(
+    name: "demo", abstract: "A command for tests.",
+    arguments: [.init("file", help: "Files.", isRepeating: true)],
+    options: [.init(["-o", "--output"], value: "file", help: "Output."), .init(["--loud"], help: "A flag.")])
+
+  @Test("values attach with '=' or follow the option; the last repetition wins")
+  func values() throws {
+    let parsed = try command.parse(["--output=a", "x", "-o", "b", "--loud", "y"])
+    #expect(parsed.value("--output") == "b")
+    #expect(parsed.flag("--loud"))
+    #expect(parsed.positionals == ["x", "y"])
+  }
+
+  @Test("'--' ends the options and '-' is a positional")
+  func terminator() throws {
+    let parsed = try command.parse(["-", "--", "--loud"])
+    #expect(parsed.positionals == ["-", "--loud"])
+    #expect(!parsed.flag("--loud"))
+  }
+
+  @Test("--help skips the checks on positionals")
+  func helpWithoutArguments() throws {
+    #expect(try command.parse(["--help"]).flag("--help"))
+    #expect(throws: UsageError("Missing expected argument '<file> ...'.")) { try command.parse([]) }
+  }
+
+  @Test("typed values name the option when they do not convert")
+  func typedValue() throws {
+    let parsed = try command.parse(["-o", "fast", "x"])
+    #expect(throws: UsageError("The value 'fast' is invalid for '--output': expected a number.")) {
+      try parsed.value("--output", as: "a number") { Double($0) }
+    }
+  }
+
+  @Test("help rows align and wrap long labels")
+  func helpLayout() {
+    let help = HelpFormatter.help(command, path: ["crease", "demo"])
+    #expect(help.contains("USAGE: crease demo [<options>] <file> ...\n"))
+    #expect(help.contains("  -o, --output <file>     Output.\n"))
+    #expect(help.contains("  --loud                  A flag.\n"))
+  }
+}
