@@ -111,6 +111,20 @@ struct ReplayTests {
     #expect(run.error.contains("Summary"))
   }
 
+  @Test("lines after a trace's end are rejected, blank ones excepted, and the end rule applies")
+  func linesAfterEnd() {
+    let input = [
+      #"{"t":0,"kind":"mark","label":"a"}"#, #"{"t":5,"kind":"end"}"#, "",
+      #"{"t":6,"kind":"mark","label":"too late"}"#,
+    ].joined(separator: "\n")
+    let run = CreaseRun(["replay", "--summary", "-"], input: Array(input.utf8))
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("<stdin>:4:1: error: a line after this trace's 'end' event (line 2)"))
+    #expect(run.error.contains("<stdin>: 4 read = 2 processed + 1 rejected + 0 late + 1 blank"))
+    #expect(run.error.contains("end: end event at t=5"))
+    #expect(run.output == #"{"t":0,"since":0,"cue":"mark","label":"a"}"# + "\n")
+  }
+
   @Test("the text format renders the same cues")
   func textFormat() {
     let run = CreaseRun("replay", "-f", "text", tracePath("every-kind.jsonl"))

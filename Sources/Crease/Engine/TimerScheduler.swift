@@ -44,14 +44,6 @@ public struct TimerScheduler<Tag: Equatable & Sendable>: Sendable {
     if let index = timers.firstIndex(where: { $0.tag == tag }) { timers.remove(at: index) }
   }
 
-  /// Whether `tag` is pending.
-  /// - Complexity: O(*n*), where *n* is the number of pending timers.
-  public func isPending(_ tag: Tag) -> Bool { timers.contains { $0.tag == tag } }
-
-  /// The due time of `tag`, if it is pending.
-  /// - Complexity: O(*n*), where *n* is the number of pending timers.
-  public func due(_ tag: Tag) -> Nanoseconds? { timers.first { $0.tag == tag }?.due }
-
   /// The pending timers, in firing order.
   public var pending: [Timer] { timers.sorted(by: Self.firesBefore) }
 

@@ -32,7 +32,4 @@ public struct PresentationTime: Hashable, Sendable {
     self.timescale = timescale
     self.nanoseconds = Nanoseconds(nanoseconds)
   }
-
-  /// Whether the time was recorded as a plain nanosecond count.
-  public var isNanosecondCount: Bool { timescale == Self.nanosecondTimescale }
 }

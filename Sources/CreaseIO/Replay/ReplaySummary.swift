@@ -26,6 +26,11 @@ public struct ReplaySummary: Hashable, Sendable {
     public var count = 0
     /// The largest `t - since` seen.
     public var maximumLatency = Nanoseconds.zero
+
+    mutating func add(_ latency: Nanoseconds) {
+      count += 1
+      maximumLatency = max(maximumLatency, latency)
+    }
   }
 
   public var sources: [LineCounts]
@@ -50,8 +55,7 @@ public struct ReplaySummary: Hashable, Sendable {
   }
 
   mutating func record(_ cue: Cue) {
-    cues[cue.kind.name, default: CueStatistics()].count += 1
-    if cue.latency > cues[cue.kind.name]!.maximumLatency { cues[cue.kind.name]!.maximumLatency = cue.latency }
+    cues[cue.kind.name, default: CueStatistics()].add(cue.latency)
   }
 
   /// The summary as `replay --summary` prints it.

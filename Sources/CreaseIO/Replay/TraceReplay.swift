@@ -62,6 +62,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     var summary: ReplaySummary
     var reported = 0
     var encoded: [UInt8] = []
+    /// The line of each source's `end` event, once read.
+    var endLines: [Int?]
 
     init(replay: TraceReplay, sources: [ByteSource], outputs: Outputs) {
       self.replay = replay
@@ -71,6 +73,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         processor: replay.makeProcessor(), sourceCount: max(1, sources.count),
         reorderWindow: replay.reorderWindow)
       self.summary = ReplaySummary(sources: sources.map { ReplaySummary.LineCounts(name: $0.name) })
+      self.endLines = Array(repeating: nil, count: sources.count)
       parser.collectsUnknownKeys = replay.warnsAboutUnknownKeys
       encoded.reserveCapacity(1 << 16)
     }
@@ -78,7 +81,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     mutating func readAll() throws {
       defer { summary.pendingTimers = engine.endOfInput?.pendingTimers.count ?? 0 }
       while let source = engine.sourceToRead {
-        guard try readLine(from: source) else {
+        guard let keepGoing = try readLine(from: source) else {
+          engine.finish(source: source)
+          continue
+        }
+        guard keepGoing else {
           summary.stoppedEarly = true
           engine.stop()
           break
@@ -90,14 +97,12 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       try reportTotals()
     }
 
-    /// Reads and handles one line of `source`; `false` when `--strict` must stop.
-    mutating func readLine(from source: Int) throws -> Bool {
+    /// Reads and handles one line of `source`: `nil` at the end of the source, `false` when
+    /// `--strict` must stop.
+    mutating func readLine(from source: Int) throws -> Bool? {
       let reader = readers[source]
       let rejects = outputs.rejects
-      guard let line = try reader.next(overflow: { bytes in try rejects?.write(bytes) }) else {
-        engine.finish(source: source)
-        return true
-      }
+      guard let line = try reader.next(overflow: { bytes in try rejects?.write(bytes) }) else { return nil }
       summary.sources[source].lines += 1
       switch line {
       case .overlong(let length):
@@ -116,6 +121,10 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         summary.sources[source].blank += 1
         return true
       }
+      if let endLine = endLines[source] {
+        return try reject(
+          source, column: 1, "a line after this trace's 'end' event (line \(endLine))", raw: bytes)
+      }
       let isFirstRecord = summary.sources[source].lines - summary.sources[source].blank == 1
       let record: TraceRecord
       do {
@@ -133,9 +142,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       case .event(let event):
         switch engine.push(event, from: source) {
         case .accepted:
-          summary.sources[source].processed += 1
-          if case .end = event.payload { return try rejectLinesAfterEnd(of: source) }
-          return true
+          if case .end = event.payload { return try finishAfterEnd(of: source) }
         case .late(let behind):
           return try handleLate(source, behind: behind, raw: bytes)
         case .afterEnd:
@@ -146,28 +153,12 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       return true
     }
 
-    /// Rejects every remaining line of a source that ended with an `end` event; `false` when
-    /// `--strict` must stop.
-    mutating func rejectLinesAfterEnd(of source: Int) throws -> Bool {
-      let endLine = readers[source].lineNumber
-      while let line = try readers[source].next(overflow: { [rejects = outputs.rejects] in
-        try rejects?.write($0)
-      }) {
-        summary.sources[source].lines += 1
-        var keepGoing = true
-        switch line {
-        case .overlong:
-          try outputs.rejects?.write("\n")
-          keepGoing = try reject(
-            source, column: 1, "a line after this trace's 'end' event (line \(endLine))", raw: nil)
-        case .complete(let bytes):
-          if bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) {
-            keepGoing = try reject(
-              source, column: 1, "a line after this trace's 'end' event (line \(endLine))", raw: bytes)
-          } else {
-            summary.sources[source].blank += 1
-          }
-        }
+    /// Counts an `end` event and reads the rest of its source now (the engine reads no further
+    /// from it), rejecting every remaining line; `false` when `--strict` must stop.
+    mutating func finishAfterEnd(of source: Int) throws -> Bool {
+      summary.sources[source].processed += 1
+      endLines[source] = readers[source].lineNumber
+      while let keepGoing = try readLine(from: source) {
         if !keepGoing { return false }
       }
       return true
@@ -232,21 +223,21 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     }
 
     mutating func writeCues() throws {
-      // The closure may not touch `self` while `engine` is being mutated, so the buffers are
-      // moved out (not copied) for the duration.
-      let format = replay.format
-      var cueSummary = ReplaySummary(sources: [])
-      var bytes: [UInt8] = []
-      swap(&cueSummary.cues, &summary.cues)
-      swap(&bytes, &encoded)
-      bytes.removeAll(keepingCapacity: true)
-      engine.drainCues { cue in
-        cueSummary.record(cue)
-        format.encode(cue, into: &bytes)
-      }
-      swap(&cueSummary.cues, &summary.cues)
-      swap(&bytes, &encoded)
+      encoded.removeAll(keepingCapacity: true)
+      Self.drain(&engine, into: &summary, encoded: &encoded, format: replay.format)
       if !encoded.isEmpty { try outputs.cues.write(encoded) }
+    }
+
+    /// Moves the engine's cues into the summary and the encoded output; a function of its own
+    /// so the closure captures these buffers, not the whole run that owns the engine.
+    static func drain(
+      _ engine: inout Engine<Processor>, into summary: inout ReplaySummary, encoded: inout [UInt8],
+      format: CueFormat
+    ) {
+      engine.drainCues { cue in
+        summary.record(cue)
+        format.encode(cue, into: &encoded)
+      }
     }
   }
 }

@@ -61,10 +61,6 @@ public final class TraceParser {
 
   // MARK: Kinds
 
-  static let kinds = [
-    "header", "hinge", "frame", "drop", "input", "direction", "display", "app", "session", "mark", "end",
-  ]
-
   private static func record(kind: String, fields: JSONObjectReader) throws(TraceLineError) -> TraceRecord {
     if kind == "header" { return .header(try header(fields)) }
     let t = try time(fields)
@@ -106,7 +102,7 @@ public final class TraceParser {
     case "end": payload = .end
     default:
       throw fields.error(
-        "kind", "unknown kind '\(kind)'.\(Suggestion.didYouMean(kind, in: kinds))")
+        "kind", "unknown kind '\(kind)'.\(Suggestion.didYouMean(kind, in: knownKeys.keys))")
     }
     return .event(Event(t: t, payload))
   }
