@@ -70,10 +70,10 @@ struct EventModelTests {
 
 @Suite("Pipeline")
 struct PipelineTests {
-  @Test("a mark passes through as a cue at its own time; other kinds emit nothing yet")
+  @Test("a mark passes through as a cue at its own time; camera events emit nothing yet")
   func marks() {
     var engine = Engine(processor: Pipeline(configuration: .default), sourceCount: 1, reorderWindow: 0)
-    _ = engine.push(Event(t: 5, .hinge(HingeDelivery(angle: .degrees(10), status: .closed))), from: 0)
+    _ = engine.push(Event(t: 5, .frame(Frame(pts: PresentationTime(nanoseconds: 5)))), from: 0)
     _ = engine.push(Event(t: 7, .mark(label: "open")), from: 0)
     engine.finish(source: 0)
     var cues: [Cue] = []

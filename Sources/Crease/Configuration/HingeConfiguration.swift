@@ -70,3 +70,9 @@ public struct Boundary: Hashable, Sendable {
     self.above = above
   }
 }
+
+extension HingeConfiguration {
+  /// The shortest time between two progress cues: 1/`progressMaxRateHz`, in whole nanoseconds
+  /// (truncated).
+  public var progressInterval: Nanoseconds { Nanoseconds(Int64(1e9 / progressMaxRateHz)) }
+}

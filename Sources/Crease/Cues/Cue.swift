@@ -22,13 +22,59 @@ public struct Cue: Hashable, Sendable {
 
 /// The cues of SPEC 3 with their fields.
 public enum CueKind: Hashable, Sendable {
+  /// The first hinge delivery (the launch delivery).
+  case hingeInitial(status: HingeStatus, angle: Double)
+  /// A delivery with no hinge: the view left a hierarchy with hinge updates.
+  case hingeUnavailable
+  /// The first delivery after the hinge was unavailable; it re-sets the committed status.
+  case hingeAvailable(status: HingeStatus, angle: Double)
+  /// A debounced change of the committed status.
+  case hingeStatus(from: HingeStatus, to: HingeStatus)
+  /// Re-read reserved regions; the fold's division region is active only while partly open.
+  case regionsChanged(divisionActive: Bool)
+  /// A hysteresis boundary was crossed (or its first side set, `initial`).
+  case hingeThreshold(boundary: String, side: BoundarySide, angle: Double, initial: Bool)
+  /// A fold or unfold started or reversed.
+  case hingeMotion(phase: MotionPhase, angle: Double)
+  /// The hinge came to rest.
+  case hingeSettled(angle: Double, zone: RestZone)
+  /// Effect progress while moving, 0…1.
+  case hingeProgress(value: Double)
   /// A `mark` event passed through.
   case mark(label: String)
 
   /// The cue's name in the output, such as `hinge.status`.
   public var name: String {
     switch self {
+    case .hingeInitial: "hinge.initial"
+    case .hingeUnavailable: "hinge.unavailable"
+    case .hingeAvailable: "hinge.available"
+    case .hingeStatus: "hinge.status"
+    case .regionsChanged: "regions.changed"
+    case .hingeThreshold: "hinge.threshold"
+    case .hingeMotion: "hinge.motion"
+    case .hingeSettled: "hinge.settled"
+    case .hingeProgress: "hinge.progress"
     case .mark: "mark"
     }
   }
+}
+
+/// Which side of a hysteresis boundary the hinge is on.
+public enum BoundarySide: String, Hashable, Sendable {
+  case below
+  case above
+}
+
+/// The direction of a hinge movement.
+public enum MotionPhase: String, Hashable, Sendable {
+  case opening
+  case closing
+}
+
+/// Where a hinge came to rest.
+public enum RestZone: String, Hashable, Sendable {
+  case closed
+  case half
+  case fullyOpen
 }

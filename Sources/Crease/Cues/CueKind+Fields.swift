@@ -17,6 +17,29 @@ extension CueKind {
   /// Calls `body` with each field after `t`, `since` and `cue`, in output order (SPEC 3).
   public func forEachField(_ body: (_ key: StaticString, _ value: CueFieldValue) throws -> Void) rethrows {
     switch self {
+    case .hingeInitial(let status, let angle), .hingeAvailable(let status, let angle):
+      try body("status", .name(status.name))
+      try body("angle", .decimal(angle))
+    case .hingeUnavailable:
+      break
+    case .hingeStatus(let from, let to):
+      try body("from", .name(from.name))
+      try body("to", .name(to.name))
+    case .regionsChanged(let divisionActive):
+      try body("divisionActive", .bool(divisionActive))
+    case .hingeThreshold(let boundary, let side, let angle, let initial):
+      try body("boundary", .text(boundary))
+      try body("side", .name(side.rawValue))
+      try body("angle", .decimal(angle))
+      if initial { try body("initial", .bool(true)) }
+    case .hingeMotion(let phase, let angle):
+      try body("phase", .name(phase.rawValue))
+      try body("angle", .decimal(angle))
+    case .hingeSettled(let angle, let zone):
+      try body("angle", .decimal(angle))
+      try body("zone", .name(zone.rawValue))
+    case .hingeProgress(let value):
+      try body("value", .decimal(value))
     case .mark(let label):
       try body("label", .text(label))
     }

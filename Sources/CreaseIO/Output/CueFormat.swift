@@ -71,6 +71,7 @@ public enum CueFormat: String, CaseIterable, Sendable {
       NumberFormatting.appendMilliseconds(cue.latency.rawValue, to: &output)
       output.append(contentsOf: " ms)".utf8)
     }
+    while output.last == UInt8(ascii: " ") { output.removeLast() }
     output.append(UInt8(ascii: "\n"))
   }
 

@@ -75,6 +75,9 @@ struct StatusDebounceStateMachine: Sendable {
     return .commit(from: window.committed, to: window.latest, since: window.since)
   }
 
+  /// Forgets everything, as when the hinge goes away: the next delivery is a launch delivery.
+  mutating func reset() { state = .awaitingLaunch }
+
   private func deadline(of window: Window, changedAt now: Nanoseconds) -> Nanoseconds {
     let quiet = now + debounce
     guard let maximumDeadline = window.maximumDeadline else { return quiet }

@@ -1,0 +1,117 @@
+/// The hinge stage (SPEC 4.2 to 4.5): launch and availability, the status debounce with its
+/// region cue, hysteresis boundaries, motion and settle, and effect progress.
+///
+/// At one sample the cues come in this order: `hinge.initial` (or `hinge.available`),
+/// `hinge.threshold` per boundary in configuration order, `hinge.motion`, `hinge.progress`,
+/// `hinge.settled`.
+struct HingeStage: Sendable {
+  private enum Availability: Sendable {
+    /// No delivery yet: the next one is the launch delivery.
+    case awaitingLaunch
+    case available
+    /// The last delivery had no hinge: the next one with a hinge is `hinge.available`.
+    case unavailable
+  }
+
+  private var availability = Availability.awaitingLaunch
+  private var debounce: StatusDebounceStateMachine
+  private var boundaries: [HysteresisStateMachine]
+  private var motion: MotionStateMachine
+  private var progress: ProgressStateMachine
+  private let progressFullDegrees: Double
+
+  init(configuration: HingeConfiguration) {
+    debounce = StatusDebounceStateMachine(
+      debounce: configuration.statusDebounce, maximumWait: configuration.statusMaxWait)
+    boundaries = configuration.boundaries.map(HysteresisStateMachine.init(boundary:))
+    motion = MotionStateMachine(
+      settings: .init(
+        deadband: configuration.motionDeadbandDegrees, fullyOpenZone: configuration.fullyOpenZoneDegrees,
+        settle: configuration.settle, settleTolerance: configuration.settleToleranceDegrees))
+    progress = ProgressStateMachine(interval: configuration.progressInterval)
+    progressFullDegrees = configuration.progressFullDegrees
+  }
+
+  /// Takes in a hinge delivery (`nil`: no hinge) at `context.now`.
+  mutating func receive(_ delivery: HingeDelivery?, context: inout ProcessingContext<Pipeline.TimerTag>) {
+    guard let delivery else {
+      becomeUnavailable(context: &context)
+      return
+    }
+    let now = context.now
+    let angle = delivery.angle.degrees
+    switch debounce.receive(delivery.status, at: now) {
+    case .none: break
+    case .commitInitial(let status):
+      let kind: CueKind =
+        availability == .unavailable
+        ? .hingeAvailable(status: status, angle: angle) : .hingeInitial(status: status, angle: angle)
+      availability = .available
+      context.emit(since: now, kind)
+    case .armTimer(let due):
+      context.timers.schedule(.hinge(.statusDebounce), at: due)
+    }
+    for index in boundaries.indices {
+      if case .side(let side, let initial) = boundaries[index].receive(angle) {
+        context.emit(
+          since: now,
+          .hingeThreshold(boundary: boundaries[index].boundary.name, side: side, angle: angle, initial: initial))
+      }
+    }
+    let outcome = motion.receive(angle, at: now)
+    if let phase = outcome.motion { context.emit(since: now, .hingeMotion(phase: phase, angle: angle)) }
+    if let due = outcome.settleTimer { context.timers.schedule(.hinge(.settle), at: due) }
+    if let zone = outcome.settled {
+      settle(MotionStateMachine.Settle(angle: angle, zone: zone, since: now), context: &context)
+    } else if outcome.isMoving {
+      switch progress.receive(progressValue(angle), at: now) {
+      case .none: break
+      case .send(let value): context.emit(since: now, .hingeProgress(value: value))
+      case .armTimer(let due): context.timers.schedule(.hinge(.progress), at: due)
+      }
+    }
+  }
+
+  /// Handles one of the stage's timers at `context.now`.
+  mutating func fire(_ timer: HingeTimer, context: inout ProcessingContext<Pipeline.TimerTag>) {
+    switch timer {
+    case .statusDebounce:
+      guard case .commit(let from, let to, let since) = debounce.fire() else { return }
+      context.emit(since: since, .hingeStatus(from: from, to: to))
+      context.emit(since: since, .regionsChanged(divisionActive: to == .partiallyOpen))
+      if to == .closed, let settled = motion.commitClosed(since: since) { settle(settled, context: &context) }
+    case .settle:
+      if let settled = motion.fireSettle() { settle(settled, context: &context) }
+    case .progress:
+      if let (value, since) = progress.fire(at: context.now) {
+        context.emit(since: since, .hingeProgress(value: value))
+      }
+    }
+  }
+
+  /// Reports a settle, preceded by the final progress value if it changed.
+  private mutating func settle(_ settled: MotionStateMachine.Settle, context: inout ProcessingContext<Pipeline.TimerTag>) {
+    context.timers.cancel(.hinge(.settle))
+    context.timers.cancel(.hinge(.progress))
+    if let value = progress.settle(progressValue(settled.angle), at: context.now) {
+      context.emit(since: settled.since, .hingeProgress(value: value))
+    }
+    context.emit(since: settled.since, .hingeSettled(angle: settled.angle, zone: settled.zone))
+  }
+
+  /// The view has no hinge: report it once, cancel the stage's timers and start over.
+  private mutating func becomeUnavailable(context: inout ProcessingContext<Pipeline.TimerTag>) {
+    guard availability != .unavailable else { return }
+    availability = .unavailable
+    context.emit(since: context.now, .hingeUnavailable)
+    for timer in [HingeTimer.statusDebounce, .settle, .progress] { context.timers.cancel(.hinge(timer)) }
+    debounce.reset()
+    for index in boundaries.indices { boundaries[index].reset() }
+    motion.reset()
+    progress.reset()
+  }
+
+  private func progressValue(_ angle: Double) -> Double {
+    min(max(angle / progressFullDegrees, 0), 1)
+  }
+}
