@@ -55,7 +55,8 @@ struct HingeStage: Sendable {
       if case .side(let side, let initial) = boundaries[index].receive(angle) {
         context.emit(
           since: now,
-          .hingeThreshold(boundary: boundaries[index].boundary.name, side: side, angle: angle, initial: initial))
+          .hingeThreshold(
+            boundary: boundaries[index].boundary.name, side: side, angle: angle, initial: initial))
       }
     }
     let outcome = motion.receive(angle, at: now)
@@ -90,7 +91,9 @@ struct HingeStage: Sendable {
   }
 
   /// Reports a settle, preceded by the final progress value if it changed.
-  private mutating func settle(_ settled: MotionStateMachine.Settle, context: inout ProcessingContext<Pipeline.TimerTag>) {
+  private mutating func settle(
+    _ settled: MotionStateMachine.Settle, context: inout ProcessingContext<Pipeline.TimerTag>
+  ) {
     context.timers.cancel(.hinge(.settle))
     context.timers.cancel(.hinge(.progress))
     if let value = progress.settle(progressValue(settled.angle), at: context.now) {

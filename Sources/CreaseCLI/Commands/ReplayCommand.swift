@@ -19,11 +19,18 @@ enum ReplayCommand: Subcommand {
       .init(["--strict"], help: "Stop at the first bad or late line (exit 65)."),
       .init(["--rejects"], value: "file", help: "Write rejected lines, verbatim, to a file."),
       .init(["--late"], value: "file", help: "Write late lines, verbatim, to a file."),
+      .init(
+        ["--latency-budget"], value: "ms",
+        help: "Refuse a configuration whose latency bound (plus the reorder window) exceeds this."),
     ])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let format = try arguments.choice("--format", of: CueFormat.self) ?? .jsonl
     let configuration = try TraceInputs.configuration(arguments)
+    if let budget = try arguments.value("--latency-budget", as: "a number of milliseconds", Self.milliseconds)
+    {
+      try enforce(budget, on: configuration)
+    }
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
     let output = try arguments.value("--output").map(FileSink.init(creatingFileAt:)) ?? streams.output
     let outputs = TraceReplay<Pipeline>.Outputs(
@@ -39,7 +46,37 @@ enum ReplayCommand: Subcommand {
     try output.flush()
     try outputs.rejects?.flush()
     try outputs.late?.flush()
-    if arguments.flag("--summary") { try streams.error.write(summary.rendered) }
+    if arguments.flag("--summary") { try streams.error.write(summary.rendered(for: configuration)) }
     return summary.total.rejected > 0 || summary.stoppedEarly ? .dataError : .success
+  }
+
+  /// Refuses the configuration when a stage's bound plus the reorder window exceeds `budget`.
+  static func enforce(_ budget: Nanoseconds, on configuration: Configuration) throws(UsageError) {
+    let window = configuration.reorderWindow
+    for stage in configuration.latencyBounds {
+      guard let bound = stage.bound else {
+        throw UsageError(
+          "The latency budget cannot be met: stage '\(stage.stage)' is unbounded (\(stage.basis) is 0).")
+      }
+      guard bound + window <= budget else {
+        throw UsageError(
+          "The latency budget of \(describe(budget)) is exceeded by stage '\(stage.stage)': "
+            + "\(describe(bound)) (\(stage.basis)) + \(describe(window)) reorder window = \(describe(bound + window))."
+        )
+      }
+    }
+  }
+
+  /// Milliseconds as text (fractions allowed, not negative), in nanoseconds.
+  static func milliseconds(_ text: String) -> Nanoseconds? {
+    guard let value = Double(text), value.isFinite, value >= 0, value < 9e12 else { return nil }
+    return Nanoseconds(Int64((value * 1_000_000).rounded()))
+  }
+
+  private static func describe(_ duration: Nanoseconds) -> String {
+    let microseconds = duration.rawValue / 1000
+    let fraction = microseconds % 1000
+    return "\(microseconds / 1000)" + (fraction == 0 ? "" : "." + String(String(fraction + 1000).dropFirst()))
+      + " ms"
   }
 }

@@ -58,8 +58,9 @@ public struct ReplaySummary: Hashable, Sendable {
     cues[cue.kind.name, default: CueStatistics()].add(cue.latency)
   }
 
-  /// The summary as `replay --summary` prints it.
-  public var rendered: String {
+  /// The summary as `replay --summary` prints it, with each stage's latency bound under
+  /// `configuration`.
+  public func rendered(for configuration: Configuration) -> String {
     var text = "Summary\n  lines:\n"
     for source in sources + (sources.count > 1 ? [total] : []) {
       text +=
@@ -73,17 +74,31 @@ public struct ReplaySummary: Hashable, Sendable {
     } else {
       text += "  end: end of stream; pending timers fired, stall timers cancelled\n"
     }
+    let window = Self.milliseconds(configuration.reorderWindow)
+    text += "  latency bounds (t - since; emission adds the \(window) ms reorder window):\n"
+    for bound in configuration.latencyBounds {
+      text += "    \(bound.stage): \(bound.bound.map { Self.milliseconds($0) + " ms" } ?? "unbounded")\n"
+    }
     text += "  cues:\n"
     if cues.isEmpty { text += "    none\n" }
     let width = cues.keys.map(\.count).max() ?? 0
     for name in cues.keys.sorted() {
       let statistics = cues[name]!
-      var latency: [UInt8] = []
-      NumberFormatting.appendMilliseconds(statistics.maximumLatency.rawValue, to: &latency)
       let padding = String(repeating: " ", count: width - name.count)
       text +=
-        "    \(name)\(padding)  \(statistics.count) cue(s), max latency \(String(decoding: latency, as: UTF8.self)) ms\n"
+        "    \(name)\(padding)  \(statistics.count) cue(s), max latency \(Self.milliseconds(statistics.maximumLatency)) ms"
+      if let stage = configuration.latencyBound(forCue: name) {
+        let bound = stage.bound.map { Self.milliseconds($0) + " ms" } ?? "unbounded"
+        text += ", bound \(bound) (\(stage.stage))"
+      }
+      text += "\n"
     }
     return text
+  }
+
+  private static func milliseconds(_ duration: Nanoseconds) -> String {
+    var bytes: [UInt8] = []
+    NumberFormatting.appendMilliseconds(duration.rawValue, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 }
