@@ -131,7 +131,9 @@ struct ReplayTests {
     #expect(
       run.output.hasPrefix(
         "     0.000000000  mark                   label=\"recording starts on the outer display\"\n"))
-    #expect(run.output.contains("     0.130000000  hinge.status           from=closed to=partiallyOpen  (+50.000 ms)\n"))
+    #expect(
+      run.output.contains(
+        "     0.130000000  hinge.status           from=closed to=partiallyOpen  (+50.000 ms)\n"))
     #expect(run.output.contains("     0.300000000  hinge.unavailable\n"))
     #expect(
       run.output.split(separator: "\n").count
