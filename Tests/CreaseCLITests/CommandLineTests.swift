@@ -79,3 +79,53 @@ struct CommandLineUsageTests {
     #expect(run.output.isEmpty)
   }
 }
+
+@Suite("Command line: latency bounds")
+struct LatencyBudgetTests {
+  @Test("--summary prints each stage's bound and the cues' largest latency against it")
+  func summaryBounds() {
+    let run = CreaseRun("replay", "--summary", tracePath("every-kind.jsonl"))
+    #expect(run.error.contains("latency bounds (t - since; emission adds the 50.000 ms reorder window):"))
+    #expect(run.error.contains("    status debounce: 150.000 ms\n"))
+    #expect(run.error.contains("    settle: 300.000 ms\n"))
+    #expect(run.error.contains("    progress: 300.000 ms\n"))
+    #expect(
+      run.error.contains(
+        "hinge.status       1 cue(s), max latency 50.000 ms, bound 150.000 ms (status debounce)"))
+  }
+
+  @Test("a budget the configuration meets lets the replay run")
+  func budgetMet() {
+    #expect(CreaseRun("replay", "--latency-budget", "350", tracePath("every-kind.jsonl")).status == .success)
+  }
+
+  @Test("a budget the configuration exceeds is refused with exit 64, naming the stage")
+  func budgetExceeded() {
+    let run = CreaseRun("replay", "--latency-budget", "200", tracePath("every-kind.jsonl"))
+    #expect(run.status == .usage)
+    #expect(
+      run.error.hasPrefix(
+        "Error: The latency budget of 200 ms is exceeded by stage 'settle': 300 ms "
+          + "(max(hinge.settleMs, hinge.statusMaxWaitMs)) + 50 ms reorder window = 350 ms.\n"))
+    #expect(run.output.isEmpty)
+  }
+
+  @Test("an unbounded status debounce cannot meet any budget")
+  func unbounded() throws {
+    let directory = temporaryDirectory()
+    try write(#"{"hinge": {"statusMaxWaitMs": 0}}"#, to: "\(directory)/c.json")
+    let run = CreaseRun(
+      "replay", "-c", "\(directory)/c.json", "--latency-budget", "10000", tracePath("every-kind.jsonl"))
+    #expect(run.status == .usage)
+    #expect(run.error.contains("stage 'status debounce' is unbounded (hinge.statusMaxWaitMs is 0)"))
+  }
+
+  @Test("a budget that is not a number is a usage error")
+  func badBudget() {
+    let run = CreaseRun("replay", "--latency-budget", "soon", tracePath("every-kind.jsonl"))
+    #expect(run.status == .usage)
+    #expect(
+      run.error.hasPrefix(
+        "Error: The value 'soon' is invalid for '--latency-budget': expected a number of milliseconds."))
+  }
+}

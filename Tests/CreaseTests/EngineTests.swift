@@ -162,3 +162,32 @@ struct EngineStopTests {
     #expect(engine.endOfInput?.pendingTimers.map(\.tag) == ["b"])
   }
 }
+
+@Suite("Event-time engine: advancing time")
+struct EngineAdvanceTests {
+  @Test("advancing fires the timers due by then and releases buffered events")
+  func advance() {
+    var processor = MarbleProcessor()
+    processor.timers["a"] = (3, .fire)
+    var engine = Engine(processor: processor, sourceCount: 1, reorderWindow: 5)
+    _ = engine.push(Event(t: 0, .mark(label: "a")), from: 0)
+    var cues: [Cue] = []
+    engine.drainCues { cues.append($0) }
+    #expect(cues.isEmpty, "held for the reorder window")
+    engine.advance(to: 2)
+    engine.drainCues { cues.append($0) }
+    #expect(Marble.diagram(cues, end: nil) == "a")
+    engine.advance(to: 3)
+    engine.drainCues { cues.append($0) }
+    #expect(Marble.diagram(cues, end: nil) == "a--A")
+    #expect(engine.now == 3)
+  }
+
+  @Test("after advancing to a time, an event at or before it is late")
+  func lateAfterAdvance() {
+    var engine = Engine(processor: MarbleProcessor(), sourceCount: 1, reorderWindow: 5)
+    engine.advance(to: 10)
+    #expect(engine.push(Event(t: 10, .mark(label: "x")), from: 0) == .late(behind: 6))
+    #expect(engine.push(Event(t: 11, .mark(label: "y")), from: 0) == .accepted)
+  }
+}

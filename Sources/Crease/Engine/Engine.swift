@@ -120,6 +120,23 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     if sources.allSatisfy(\.finished) { endInput() }
   }
 
+  /// Moves trace time forward to `time` while no event arrives, firing the timers due by then.
+  ///
+  /// It promises that no event at or before `time` is still to come: buffered events up to it
+  /// are processed, and a later push at or before `time` is late. Live input uses it so a
+  /// debounce or settle cue comes on time while the source is quiet.
+  /// - Complexity: O(*e* log *b* + *t*) for *e* events released and *t* timers fired.
+  public mutating func advance(to time: Nanoseconds) {
+    guard endOfInput == nil else { return }
+    let promised = time + reorderWindow + Nanoseconds(1)
+    for index in sources.indices where !sources[index].finished {
+      sources[index].latest = Swift.max(sources[index].latest ?? promised, promised)
+    }
+    releaseReadyEvents()
+    fireTimers(dueAtOrBefore: time)
+    context.now = Swift.max(context.now, time)
+  }
+
   /// Stops the input here (`--strict` met a bad line): processes every buffered event, with the
   /// timers due before each, and leaves later timers pending.
   public mutating func stop() {

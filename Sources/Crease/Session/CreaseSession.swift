@@ -1,0 +1,51 @@
+/// Crease in-process: feed hinge callbacks and capture events as they happen, move time forward
+/// while nothing happens, and take the cues.
+///
+/// Events from one process arrive in order, so a session has no reorder window: every event is
+/// processed as soon as it is sent, and a cue is due as soon as its trace time is reached.
+///
+/// ```swift
+/// var session = try CreaseSession()
+/// session.hinge(.degrees(12), status: .closed, at: Nanoseconds(0))
+/// session.hinge(.degrees(40), status: .partiallyOpen, at: .milliseconds(100))
+/// session.advance(to: .milliseconds(200))   // the debounce window commits at 150 ms
+/// session.drainCues { cue in apply(cue) }
+/// ```
+public struct CreaseSession: Sendable {
+  private var engine: Engine<Pipeline>
+
+  /// A session with a validated configuration (its reorder window is not used).
+  public init(configuration: Configuration = .default) throws(ConfigurationError) {
+    try configuration.validate()
+    engine = Engine(processor: Pipeline(configuration: configuration), sourceCount: 1, reorderWindow: .zero)
+  }
+
+  /// A hinge delivery (SwiftUI `onHingeChange` or `UIHingeInteraction`), at trace time `t`.
+  public mutating func hinge(_ angle: Angle, status: HingeStatus, at t: Nanoseconds) {
+    send(Event(t: t, .hinge(HingeDelivery(angle: angle, status: status))))
+  }
+
+  /// A delivery with `hinge == nil`: the view has no hinge.
+  public mutating func hingeUnavailable(at t: Nanoseconds) {
+    send(Event(t: t, .hinge(nil)))
+  }
+
+  /// Any event. One earlier than the session's time is refused as late and returned `false`.
+  @discardableResult
+  public mutating func send(_ event: Event) -> Bool {
+    engine.push(event, from: 0) == .accepted
+  }
+
+  /// Moves time forward to `t` while no event arrives, firing the cues due by then. Later
+  /// events must be after `t`.
+  public mutating func advance(to t: Nanoseconds) { engine.advance(to: t) }
+
+  /// Ends the session: pending timers fire at their due times (stall timers are cancelled).
+  public mutating func finish() { engine.finish(source: 0) }
+
+  /// The trace time the session has reached.
+  public var now: Nanoseconds { engine.now }
+
+  /// Calls `body` with each cue produced so far, in order, and forgets them.
+  public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows { try engine.drainCues(body) }
+}
