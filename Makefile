@@ -1,6 +1,6 @@
 # The README's two commands: `make demo` and `make test`. Both install what they need first.
 SWIFT ?= swift
-DEMO_TRACE ?= Traces/every-kind.jsonl
+DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
 .PHONY: demo test deps bench lint format docs

@@ -7,7 +7,11 @@ import Testing
 struct ReplayTests {
   @Test(
     "each bundled trace replays to its expected cues and diagnostics, byte for byte",
-    arguments: [("every-kind", ExitCode.success), ("disorder", .success), ("bad-lines", .dataError)])
+    arguments: [
+      ("every-kind", ExitCode.success), ("disorder", .success), ("bad-lines", .dataError),
+      ("open-close", .success),
+      ("wobble", .success),
+    ])
   func bundledTraces(name: String, status: ExitCode) throws {
     let run = CreaseRun("replay", tracePath("\(name).jsonl"))
     #expect(run.status == status)
@@ -15,6 +19,37 @@ struct ReplayTests {
     let expectedErrors = contents(of: tracePath("\(name).stderr.txt"))?
       .replacingOccurrences(of: "Traces/", with: "\(repositoryRoot)/Traces/")
     #expect(run.error == expectedErrors)
+  }
+
+  @Test(
+    "the wobble near the flat boundary gives one threshold cue per real crossing, and no motion until it moves"
+  )
+  func wobble() {
+    let cues = CreaseRun("replay", tracePath("wobble.jsonl")).output.split(separator: "\n")
+    let thresholds = cues.filter { $0.contains(#""cue":"hinge.threshold""#) }
+    #expect(thresholds.count == 2)
+    #expect(thresholds.first?.contains(#""initial":true"#) == true)
+    #expect(thresholds.last?.contains(#""side":"below""#) == true)
+    let firstMotion = cues.first { $0.contains(#""cue":"hinge.motion""#) }
+    #expect(firstMotion?.hasPrefix(#"{"t":3"#) == true, "no motion while resting for 3 s")
+  }
+
+  @Test("the open-close trace opens, settles fully open, closes and settles closed")
+  func openClose() {
+    let cues = CreaseRun("replay", tracePath("open-close.jsonl")).output
+    let order = [
+      #""cue":"hinge.motion","phase":"opening""#, #""zone":"fullyOpen""#,
+      #""cue":"hinge.motion","phase":"closing""#,
+      #""from":"partiallyOpen","to":"closed""#, #""zone":"closed""#,
+    ]
+    var rest = cues[...]
+    for fragment in order {
+      guard let range = rest.range(of: fragment) else {
+        Issue.record("missing \(fragment) in order")
+        return
+      }
+      rest = rest[range.upperBound...]
+    }
   }
 
   @Test("the same input gives the same bytes, and stdin equals the file")
