@@ -4,13 +4,9 @@ public enum CueFieldValue: Hashable, Sendable {
   case text(String)
   /// One of the format's names, such as a status or a camera.
   case name(String)
-  /// A whole number, such as a time in nanoseconds.
-  case integer(Int64)
   /// An angle or a progress value, written with at most 3 decimals.
   case decimal(Double)
   case bool(Bool)
-  /// A list of names.
-  case names([String])
 }
 
 extension CueKind {
