@@ -89,14 +89,21 @@ struct LatencyBudgetTests {
     #expect(run.error.contains("    status debounce: 150.000 ms\n"))
     #expect(run.error.contains("    settle: 300.000 ms\n"))
     #expect(run.error.contains("    progress: 300.000 ms\n"))
+    #expect(run.error.contains("    mask: 500.000 ms\n"))
+    #expect(run.error.contains("    stall: 3.0 × nominal frame duration (99.999 ms at 30 fps)\n"))
+    #expect(run.error.contains("    frame gaps: the gap's own length (camera.stall bounds the wait)\n"))
     #expect(
       run.error.contains(
-        "hinge.status       1 cue(s), max latency 50.000 ms, bound 150.000 ms (status debounce)"))
+        "hinge.status        1 cue(s), max latency 50.000 ms, bound 150.000 ms (status debounce)"))
+    #expect(run.error.contains("camera: 0 frame(s) delivered under a stale mirroring decision"))
   }
 
   @Test("a budget the configuration meets lets the replay run")
   func budgetMet() {
-    #expect(CreaseRun("replay", "--latency-budget", "350", tracePath("every-kind.jsonl")).status == .success)
+    #expect(CreaseRun("replay", "--latency-budget", "550", tracePath("every-kind.jsonl")).status == .success)
+    let mask = CreaseRun("replay", "--latency-budget", "549", tracePath("every-kind.jsonl"))
+    #expect(
+      mask.error.contains("exceeded by stage 'mask': 500 ms (max(camera.maskMaxMs, hinge.statusMaxWaitMs))"))
   }
 
   @Test("a budget the configuration exceeds is refused with exit 64, naming the stage")

@@ -40,6 +40,22 @@ public enum CueKind: Hashable, Sendable {
   case hingeSettled(angle: Double, zone: RestZone)
   /// Effect progress while moving, 0…1.
   case hingeProgress(value: Double)
+  /// Frames are missing from a stream.
+  case cameraGap(
+    stream: StreamName, from: Nanoseconds, to: Nanoseconds, missing: Int, cause: GapCause, reason: DropReason?
+  )
+  /// No frame for too long while the session runs.
+  case cameraStall(stream: StreamName)
+  /// A pts at or before the previous one.
+  case cameraPTSRegression(stream: StreamName, from: Nanoseconds, to: Nanoseconds)
+  /// The active camera's facing changed.
+  case cameraDirection(stream: StreamName, camera: Camera, facing: CameraFacing)
+  /// Set `automaticallyAdjustsVideoMirroring = false`, then `isVideoMirrored`.
+  case cameraMirroring(stream: StreamName, camera: Camera, mirrored: Bool, basis: MirroringBasis)
+  /// Mask or unmask the preview around a switch.
+  case cameraMask(stream: StreamName, on: Bool, reason: MaskReason?)
+  /// The camera capture accessory's eligibility changed.
+  case accessoryEligible(eligible: Bool, missing: [AccessoryCondition])
   /// A `mark` event passed through.
   case mark(label: String)
 
@@ -55,6 +71,13 @@ public enum CueKind: Hashable, Sendable {
     case .hingeMotion: "hinge.motion"
     case .hingeSettled: "hinge.settled"
     case .hingeProgress: "hinge.progress"
+    case .cameraGap: "camera.gap"
+    case .cameraStall: "camera.stall"
+    case .cameraPTSRegression: "camera.ptsRegression"
+    case .cameraDirection: "camera.direction"
+    case .cameraMirroring: "camera.mirroring"
+    case .cameraMask: "camera.mask"
+    case .accessoryEligible: "accessory.eligible"
     case .mark: "mark"
     }
   }
@@ -77,4 +100,44 @@ public enum RestZone: String, Hashable, Sendable {
   case closed
   case half
   case fullyOpen
+}
+
+/// Why frames are missing (SPEC 4.6), first match wins.
+public enum GapCause: String, Hashable, Sendable {
+  /// The camera changed across the gap, or a switch trigger lies in the switch window.
+  case cameraSwitch
+  /// Dropped-frame callbacks explain it.
+  case reportedDrop
+  case unexplained
+}
+
+/// Which way a camera faces relative to the app's view.
+public enum CameraFacing: String, Hashable, Sendable {
+  /// Toward the person.
+  case user
+  case away
+}
+
+/// What a mirroring decision rests on.
+public enum MirroringBasis: String, Hashable, Sendable {
+  /// The direction coordinator's map (or a virtual front camera, which faces the person).
+  case direction
+  /// No direction information: front cameras mirrored, rear ones not.
+  case deviceType
+}
+
+/// What masked the preview.
+public enum MaskReason: String, Hashable, Sendable {
+  case input
+  case display
+  case hinge
+}
+
+/// A condition for the camera capture accessory (SPEC 4.9), in the order cues list them.
+public enum AccessoryCondition: String, CaseIterable, Hashable, Sendable {
+  case foreground
+  case session
+  case preview
+  case open
+  case innerFullScreen
 }

@@ -4,9 +4,13 @@ public enum CueFieldValue: Hashable, Sendable {
   case text(String)
   /// One of the format's names, such as a status or a camera.
   case name(String)
+  /// A whole number, such as a pts in nanoseconds or a frame count.
+  case integer(Int64)
   /// An angle or a progress value, written with at most 3 decimals.
   case decimal(Double)
   case bool(Bool)
+  /// A list of names.
+  case names([String])
 }
 
 extension CueKind {
@@ -36,6 +40,35 @@ extension CueKind {
       try body("zone", .name(zone.rawValue))
     case .hingeProgress(let value):
       try body("value", .decimal(value))
+    case .cameraGap(let stream, let from, let to, let missing, let cause, let reason):
+      try body("stream", .text(stream.rawValue))
+      try body("from", .integer(from.rawValue))
+      try body("to", .integer(to.rawValue))
+      try body("missing", .integer(Int64(missing)))
+      try body("cause", .name(cause.rawValue))
+      if let reason { try body("reason", .name(reason.name)) }
+    case .cameraStall(let stream):
+      try body("stream", .text(stream.rawValue))
+    case .cameraPTSRegression(let stream, let from, let to):
+      try body("stream", .text(stream.rawValue))
+      try body("from", .integer(from.rawValue))
+      try body("to", .integer(to.rawValue))
+    case .cameraDirection(let stream, let camera, let facing):
+      try body("stream", .text(stream.rawValue))
+      try body("camera", .name(camera.name))
+      try body("facing", .name(facing.rawValue))
+    case .cameraMirroring(let stream, let camera, let mirrored, let basis):
+      try body("stream", .text(stream.rawValue))
+      try body("camera", .name(camera.name))
+      try body("mirrored", .bool(mirrored))
+      try body("basis", .name(basis.rawValue))
+    case .cameraMask(let stream, let on, let reason):
+      try body("stream", .text(stream.rawValue))
+      try body("on", .bool(on))
+      if let reason { try body("reason", .name(reason.rawValue)) }
+    case .accessoryEligible(let eligible, let missing):
+      try body("eligible", .bool(eligible))
+      try body("missing", .names(missing.map(\.rawValue)))
     case .mark(let label):
       try body("label", .text(label))
     }

@@ -187,6 +187,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   }
 
   private mutating func endInput() {
+    processor.finish(context: &context)
     let ends = sources.compactMap(\.endTime)
     if ends.count == sources.count, let endTime = ends.max() {
       fireTimers(dueAtOrBefore: endTime)

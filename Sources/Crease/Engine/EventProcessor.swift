@@ -15,10 +15,14 @@ public protocol EventProcessor {
 
   /// Takes in a trace header (nominal frame rates) before any event of its source.
   mutating func apply(_ header: TraceHeader)
+
+  /// The input ended: every event is processed; the end-of-input rule for timers comes next.
+  mutating func finish(context: inout ProcessingContext<TimerTag>)
 }
 
 extension EventProcessor {
   public mutating func apply(_ header: TraceHeader) {}
+  public mutating func finish(context: inout ProcessingContext<TimerTag>) {}
 }
 
 /// What a processor may do while it handles an event or a timer: read the time, set timers,

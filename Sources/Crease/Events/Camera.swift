@@ -22,6 +22,14 @@ public enum Camera: UInt8, CaseIterable, Hashable, Sendable {
     }
   }
 
+  /// Whether the device type is a front camera (the fallback basis for mirroring).
+  public var isFront: Bool {
+    switch self {
+    case .outerFront, .innerFront, .virtualFront: true
+    case .backWide, .backUltraWide, .backTelephoto: false
+    }
+  }
+
   /// The camera with this trace name, or `nil`.
   public init?(name: String) {
     switch name {

@@ -5,6 +5,17 @@
 /// `hinge.threshold` per boundary in configuration order, `hinge.motion`, `hinge.progress`,
 /// `hinge.settled`.
 struct HingeStage: Sendable {
+  /// A change of the committed status, for the stages that depend on it (camera switches, the
+  /// accessory's `open` condition).
+  enum StatusChange: Equatable, Sendable {
+    /// The launch (or available) delivery committed this status directly.
+    case initial(HingeStatus)
+    /// A debounced commit; `since` is the window's first sample.
+    case changed(from: HingeStatus, to: HingeStatus, since: Nanoseconds)
+    /// The hinge went away: nothing is committed.
+    case lost
+  }
+
   private enum Availability: Sendable {
     /// No delivery yet: the next one is the launch delivery.
     case awaitingLaunch
@@ -32,17 +43,19 @@ struct HingeStage: Sendable {
     progressFullDegrees = configuration.progressFullDegrees
   }
 
-  /// Takes in a hinge delivery (`nil`: no hinge) at `context.now`.
-  mutating func receive(_ delivery: HingeDelivery?, context: inout ProcessingContext<Pipeline.TimerTag>) {
-    guard let delivery else {
-      becomeUnavailable(context: &context)
-      return
-    }
+  /// Takes in a hinge delivery (`nil`: no hinge) at `context.now`; returns the change of the
+  /// committed status it caused, if any.
+  mutating func receive(
+    _ delivery: HingeDelivery?, context: inout ProcessingContext<Pipeline.TimerTag>
+  ) -> StatusChange? {
+    guard let delivery else { return becomeUnavailable(context: &context) }
     let now = context.now
     let angle = delivery.angle.degrees
+    var change: StatusChange?
     switch debounce.receive(delivery.status, at: now) {
     case .none: break
     case .commitInitial(let status):
+      change = .initial(status)
       let kind: CueKind =
         availability == .unavailable
         ? .hingeAvailable(status: status, angle: angle) : .hingeInitial(status: status, angle: angle)
@@ -71,16 +84,21 @@ struct HingeStage: Sendable {
       case .armTimer(let due): context.timers.schedule(.hinge(.progress), at: due)
       }
     }
+    return change
   }
 
-  /// Handles one of the stage's timers at `context.now`.
-  mutating func fire(_ timer: HingeTimer, context: inout ProcessingContext<Pipeline.TimerTag>) {
+  /// Handles one of the stage's timers at `context.now`; returns the change of the committed
+  /// status it caused, if any.
+  mutating func fire(_ timer: HingeTimer, context: inout ProcessingContext<Pipeline.TimerTag>)
+    -> StatusChange?
+  {
     switch timer {
     case .statusDebounce:
-      guard case .commit(let from, let to, let since) = debounce.fire() else { return }
+      guard case .commit(let from, let to, let since) = debounce.fire() else { return nil }
       context.emit(since: since, .hingeStatus(from: from, to: to))
       context.emit(since: since, .regionsChanged(divisionActive: to == .partiallyOpen))
       if to == .closed, let settled = motion.commitClosed(since: since) { settle(settled, context: &context) }
+      return .changed(from: from, to: to, since: since)
     case .settle:
       if let settled = motion.fireSettle() { settle(settled, context: &context) }
     case .progress:
@@ -88,6 +106,7 @@ struct HingeStage: Sendable {
         context.emit(since: since, .hingeProgress(value: value))
       }
     }
+    return nil
   }
 
   /// Reports a settle, preceded by the final progress value if it changed.
@@ -103,8 +122,10 @@ struct HingeStage: Sendable {
   }
 
   /// The view has no hinge: report it once, cancel the stage's timers and start over.
-  private mutating func becomeUnavailable(context: inout ProcessingContext<Pipeline.TimerTag>) {
-    guard availability != .unavailable else { return }
+  private mutating func becomeUnavailable(context: inout ProcessingContext<Pipeline.TimerTag>)
+    -> StatusChange?
+  {
+    guard availability != .unavailable else { return nil }
     availability = .unavailable
     context.emit(since: context.now, .hingeUnavailable)
     for timer in [HingeTimer.statusDebounce, .settle, .progress] { context.timers.cancel(.hinge(timer)) }
@@ -112,6 +133,7 @@ struct HingeStage: Sendable {
     for index in boundaries.indices { boundaries[index].reset() }
     motion.reset()
     progress.reset()
+    return .lost
   }
 
   private func progressValue(_ angle: Double) -> Double {

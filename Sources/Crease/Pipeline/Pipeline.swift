@@ -1,38 +1,56 @@
 /// The processor behind `crease replay`: every stage of Crease, in one state machine the
 /// engine drives.
 ///
-/// Stages see events in trace-time order. `hinge` deliveries go to the hinge stage; `mark`
-/// events pass straight through as cues.
+/// Stages see events in trace-time order. `hinge` deliveries go to the hinge stage, whose status
+/// commits the camera stage also hears (switch windows, masks, the accessory); capture events go
+/// to the camera stage; `mark` events pass straight through as cues.
 public struct Pipeline: EventProcessor, Sendable {
   /// The timers of every stage.
   public enum TimerTag: Equatable, Sendable {
     case hinge(HingeTimer)
+    case camera(CameraTimer)
   }
 
   /// The configuration the stages were built with.
   public let configuration: Configuration
   private var hinge: HingeStage
+  private var camera: CameraStage
 
   /// Creates the stages for a validated configuration.
   public init(configuration: Configuration) {
     self.configuration = configuration
     self.hinge = HingeStage(configuration: configuration.hinge)
+    self.camera = CameraStage(configuration: configuration.camera)
   }
+
+  /// Frames delivered under a mirroring decision that a later direction update revised.
+  public var staleFrames: Int { camera.staleFrames }
+
+  public mutating func apply(_ header: TraceHeader) { camera.apply(header) }
 
   public mutating func process(_ event: Event, context: inout ProcessingContext<TimerTag>) {
     switch event.payload {
     case .hinge(let delivery):
-      hinge.receive(delivery, context: &context)
+      if let change = hinge.receive(delivery, context: &context) {
+        camera.hingeChanged(change, context: &context)
+      }
     case .mark(let label):
       context.emit(since: event.t, .mark(label: label))
-    case .frame, .drop, .input, .direction, .display, .app, .session, .end:
+    case .frame, .drop, .input, .direction, .display, .app, .session:
+      camera.process(event, context: &context)
+    case .end:
       break
     }
   }
 
   public mutating func fire(_ tag: TimerTag, context: inout ProcessingContext<TimerTag>) {
     switch tag {
-    case .hinge(let timer): hinge.fire(timer, context: &context)
+    case .hinge(let timer):
+      if let change = hinge.fire(timer, context: &context) { camera.hingeChanged(change, context: &context) }
+    case .camera(let timer):
+      camera.fire(timer, context: &context)
     }
   }
+
+  public mutating func finish(context: inout ProcessingContext<TimerTag>) { camera.finish(context: &context) }
 }

@@ -42,7 +42,8 @@ enum ReplayCommand: Subcommand {
     }
     replay.strict = arguments.flag("--strict")
     replay.format = format
-    let (summary, _) = try replay.run(sources, to: outputs)
+    var (summary, pipeline) = try replay.run(sources, to: outputs)
+    summary.staleFrames = pipeline.staleFrames
     try output.flush()
     try outputs.rejects?.flush()
     try outputs.late?.flush()
@@ -53,8 +54,8 @@ enum ReplayCommand: Subcommand {
   /// Refuses the configuration when a stage's bound plus the reorder window exceeds `budget`.
   static func enforce(_ budget: Nanoseconds, on configuration: Configuration) throws(UsageError) {
     let window = configuration.reorderWindow
-    for stage in configuration.latencyBounds {
-      guard let bound = stage.bound else {
+    for stage in configuration.latencyBounds where stage.limit != .gapLength {
+      guard let bound = stage.bound() else {
         throw UsageError(
           "The latency budget cannot be met: stage '\(stage.stage)' is unbounded (\(stage.basis) is 0).")
       }

@@ -38,8 +38,16 @@ public enum CueFormat: String, CaseIterable, Sendable {
     switch value {
     case .text(let text): JSONString.append(text, to: &output)
     case .name(let name): JSONString.append(name, to: &output)
+    case .integer(let integer): NumberFormatting.appendInteger(integer, to: &output)
     case .decimal(let decimal): NumberFormatting.appendDecimal(decimal, to: &output)
     case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
+    case .names(let names):
+      output.append(UInt8(ascii: "["))
+      for (index, name) in names.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        JSONString.append(name, to: &output)
+      }
+      output.append(UInt8(ascii: "]"))
     }
   }
 
@@ -71,7 +79,8 @@ public enum CueFormat: String, CaseIterable, Sendable {
     switch value {
     case .text(let text): JSONString.append(text, to: &output)
     case .name(let name): output.append(contentsOf: name.utf8)
-    case .decimal, .bool: appendJSON(value, to: &output)
+    case .names(let names): output.append(contentsOf: names.joined(separator: ",").utf8)
+    case .integer, .decimal, .bool: appendJSON(value, to: &output)
     }
   }
 

@@ -42,6 +42,8 @@ public struct ReplaySummary: Hashable, Sendable {
   public var pendingTimers = 0
   /// Set when `--strict` stopped the replay at a bad or late line.
   public var stoppedEarly = false
+  /// Frames delivered under a mirroring decision a later direction update revised, when known.
+  public var staleFrames: Int?
 
   /// All sources' counts added up.
   public var total: LineCounts {
@@ -76,9 +78,7 @@ public struct ReplaySummary: Hashable, Sendable {
     }
     let window = Self.milliseconds(configuration.reorderWindow)
     text += "  latency bounds (t - since; emission adds the \(window) ms reorder window):\n"
-    for bound in configuration.latencyBounds {
-      text += "    \(bound.stage): \(bound.bound.map { Self.milliseconds($0) + " ms" } ?? "unbounded")\n"
-    }
+    for bound in configuration.latencyBounds { text += "    \(bound.stage): \(Self.describe(bound))\n" }
     text += "  cues:\n"
     if cues.isEmpty { text += "    none\n" }
     let width = cues.keys.map(\.count).max() ?? 0
@@ -88,12 +88,24 @@ public struct ReplaySummary: Hashable, Sendable {
       text +=
         "    \(name)\(padding)  \(statistics.count) cue(s), max latency \(Self.milliseconds(statistics.maximumLatency)) ms"
       if let stage = configuration.latencyBound(forCue: name) {
-        let bound = stage.bound.map { Self.milliseconds($0) + " ms" } ?? "unbounded"
-        text += ", bound \(bound) (\(stage.stage))"
+        text += ", bound \(Self.describe(stage)) (\(stage.stage))"
       }
       text += "\n"
     }
+    if let staleFrames {
+      text += "  camera: \(staleFrames) frame(s) delivered under a stale mirroring decision\n"
+    }
     return text
+  }
+
+  private static func describe(_ bound: LatencyBound) -> String {
+    switch bound.limit {
+    case .fixed(let duration): milliseconds(duration) + " ms"
+    case .unbounded: "unbounded"
+    case .frames(let factor):
+      "\(factor) × nominal frame duration (\(milliseconds(bound.bound()!)) ms at 30 fps)"
+    case .gapLength: "the gap's own length (camera.stall bounds the wait)"
+    }
   }
 
   private static func milliseconds(_ duration: Nanoseconds) -> String {

@@ -1,0 +1,45 @@
+/// A stream's nominal frame duration (SPEC 4.6): declared by the trace header, or the median
+/// of the stream's recent ordinary pts deltas, so a gap or a burst does not move it.
+///
+/// Storage is allocated once per stream; observing a delta allocates nothing.
+struct FrameCadence: Sendable {
+  /// How many recent deltas the median is taken over.
+  static let window = 15
+  /// Deltas needed before an estimate is trusted.
+  static let minimumSamples = 3
+
+  /// The nominal frame duration, once known.
+  private(set) var nominal: Nanoseconds?
+  private let isDeclared: Bool
+  private var deltas: [Int64]
+  private var scratch: [Int64]
+  private var count = 0
+  private var next = 0
+
+  /// A cadence fixed by a declared rate, or estimated when `framesPerSecond` is `nil`.
+  init(framesPerSecond: Double?) {
+    nominal = framesPerSecond.map { Nanoseconds(Int64((1e9 / $0).rounded())) }
+    isDeclared = framesPerSecond != nil
+    deltas = Array(repeating: 0, count: Self.window)
+    scratch = deltas
+  }
+
+  /// Takes in an ordinary delta (not a gap) of a stream without a declared rate.
+  mutating func observe(_ delta: Nanoseconds) {
+    guard !isDeclared, delta > .zero else { return }
+    deltas[next] = delta.rawValue
+    next = (next + 1) % Self.window
+    count = Swift.min(count + 1, Self.window)
+    guard count >= Self.minimumSamples else { return }
+    for index in 0..<count { scratch[index] = deltas[index] }
+    scratch[0..<count].sort()
+    nominal = Nanoseconds(scratch[count / 2])
+  }
+
+  /// A rate change was confirmed: the new duration holds from now on.
+  mutating func adopt(_ duration: Nanoseconds) {
+    nominal = duration
+    for index in deltas.indices { deltas[index] = duration.rawValue }
+    count = Self.window
+  }
+}
