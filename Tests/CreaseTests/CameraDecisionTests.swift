@@ -1,0 +1,211 @@
+import Crease
+import Testing
+
+@Suite("Direction and mirroring (SPEC 4.7)")
+struct CameraDirectionTests {
+  static let outerToward = DirectionUpdate(
+    toward: CameraSet(.outerFront), away: CameraSet([.innerFront, .backWide]))
+  static let innerToward = DirectionUpdate(
+    toward: CameraSet(.innerFront), away: CameraSet([.outerFront, .backWide]))
+
+  @Test("a virtual front camera decides from its constituent, before any cue about its first frame")
+  func foldWhileRecording() {
+    var script = CaptureScript()
+    script.at(0, .direction(Self.outerToward))
+    script.at(0, .input(stream: .video, camera: .virtualFront))
+    script.frames(1...10, camera: .outerFront)
+    script.frames(20...25, camera: .innerFront)
+    // The coordinator's update comes after the first inner frame: the decision does not wait for it.
+    script.at(700_000_000, .direction(Self.innerToward))
+    let cues = script.cues().filter { $0.kind.name.hasPrefix("camera.") && $0.kind.name != "camera.stall" }
+    #expect(
+      cues.prefix(2).map(\.kind) == [
+        .cameraDirection(stream: .video, camera: .outerFront, facing: .user),
+        .cameraMirroring(stream: .video, camera: .outerFront, mirrored: true, basis: .direction),
+      ])
+    #expect(cues.dropFirst(2).map(\.kind.name) == ["camera.direction", "camera.mirroring", "camera.gap"])
+    #expect(cues[2].kind == .cameraDirection(stream: .video, camera: .innerFront, facing: .user))
+    #expect(cues[2].t == cues[4].t, "the decision comes at the first inner frame, with the gap")
+    #expect(script.pipeline().staleFrames == 0)
+  }
+
+  @Test("before any frame, a virtual front input takes the front camera facing the person")
+  func virtualFrontBeforeFrames() {
+    var script = CaptureScript()
+    script.at(0, .direction(Self.innerToward))
+    script.at(5, .input(stream: .video, camera: .virtualFront))
+    #expect(
+      script.cues().last?.kind
+        == .cameraMirroring(stream: .video, camera: .innerFront, mirrored: true, basis: .direction))
+  }
+
+  @Test("a rear camera that comes to face the person is mirrored; frames before the update count as stale")
+  func flipAround() {
+    var script = CaptureScript()
+    script.at(0, .direction(Self.outerToward))
+    script.at(0, .input(stream: .video, camera: .backWide))
+    script.frames(1...30, camera: .backWide)
+    script.at(
+      1_100_000_000,
+      .direction(DirectionUpdate(toward: CameraSet(.backWide), away: CameraSet([.outerFront, .innerFront]))))
+    script.frames(34...40, camera: .backWide)
+    let decisions = script.cues().filter {
+      $0.kind.name == "camera.mirroring" || $0.kind.name == "camera.direction"
+    }
+    #expect(
+      decisions.map(\.kind) == [
+        .cameraDirection(stream: .video, camera: .backWide, facing: .away),
+        .cameraMirroring(stream: .video, camera: .backWide, mirrored: false, basis: .direction),
+        .cameraDirection(stream: .video, camera: .backWide, facing: .user),
+        .cameraMirroring(stream: .video, camera: .backWide, mirrored: true, basis: .direction),
+      ])
+    #expect(script.pipeline().staleFrames == 30)
+  }
+
+  @Test("with no direction information, front cameras are mirrored by device type")
+  func deviceTypeFallback() {
+    var front = CaptureScript()
+    front.frames(1...2, camera: .outerFront)
+    #expect(
+      front.cues().map(\.kind) == [
+        .cameraMirroring(stream: .video, camera: .outerFront, mirrored: true, basis: .deviceType)
+      ])
+    var rear = CaptureScript()
+    rear.at(0, .input(stream: .video, camera: .backTelephoto))
+    #expect(
+      rear.cues().map(\.kind) == [
+        .cameraMirroring(stream: .video, camera: .backTelephoto, mirrored: false, basis: .deviceType)
+      ])
+  }
+
+  @Test("only the main view's map decides, or the only view seen")
+  func views() {
+    var script = CaptureScript()
+    script.at(0, .direction(DirectionUpdate(view: "pip", toward: CameraSet(.backWide), away: CameraSet())))
+    script.at(0, .input(stream: .video, camera: .backWide))
+    script.at(1, .direction(DirectionUpdate(view: "main", toward: CameraSet(), away: CameraSet(.backWide))))
+    script.at(2, .direction(DirectionUpdate(view: "pip", toward: CameraSet(.backWide), away: CameraSet())))
+    #expect(
+      script.cues().named("camera.direction").map(\.kind) == [
+        .cameraDirection(stream: .video, camera: .backWide, facing: .user),
+        .cameraDirection(stream: .video, camera: .backWide, facing: .away),
+      ])
+  }
+}
+
+@Suite("Preview mask (SPEC 4.8)")
+struct CameraMaskTests {
+  @Test("an input switch masks; the first frame from the new camera unmasks")
+  func inputSwitch() {
+    var script = CaptureScript()
+    script.at(0, .input(stream: .video, camera: .backWide))
+    script.frames(1...10, camera: .backWide)
+    script.at(340_000_000, .input(stream: .video, camera: .backUltraWide))
+    script.frames(11...12, camera: .backWide)
+    script.frames(15...16, camera: .backUltraWide)
+    let masks = script.cues().named("camera.mask")
+    #expect(
+      masks.map(\.kind) == [
+        .cameraMask(stream: .video, on: true, reason: .input),
+        .cameraMask(stream: .video, on: false, reason: nil),
+      ])
+    #expect(masks[1].t == Nanoseconds(15 * 33_333_333 + 1_000_000))
+  }
+
+  @Test("the first input and the first display only set the state")
+  func firstEventsSetState() {
+    var script = CaptureScript()
+    script.at(0, .input(stream: .video, camera: .virtualFront))
+    script.at(0, .display(DisplayChange(display: .outer, fullScreen: true)))
+    script.at(10, .display(DisplayChange(display: .outer, fullScreen: false)))
+    #expect(script.cues().named("camera.mask").isEmpty)
+  }
+
+  @Test("the mask lifts by maskMaxMs at the latest, and a second trigger does not extend it")
+  func maskBound() {
+    var script = CaptureScript()
+    script.at(0, .input(stream: .video, camera: .virtualFront))
+    script.at(0, .display(DisplayChange(display: .outer, fullScreen: true)))
+    script.at(100_000_000, .display(DisplayChange(display: .inner, fullScreen: true)))
+    script.at(300_000_000, .display(DisplayChange(display: .outer, fullScreen: true)))
+    let masks = script.cues().named("camera.mask")
+    #expect(
+      masks == [
+        Cue(
+          t: .milliseconds(100), since: .milliseconds(100),
+          .cameraMask(stream: .video, on: true, reason: .display)),
+        Cue(
+          t: .milliseconds(600), since: .milliseconds(100),
+          .cameraMask(stream: .video, on: false, reason: nil)),
+      ])
+  }
+
+  @Test("a hinge commit to or from closed masks a virtual front stream, with the commit's since")
+  func hingeTrigger() {
+    var script = CaptureScript()
+    script.at(0, .input(stream: .video, camera: .virtualFront))
+    script.at(0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed)))
+    script.at(100_000_000, .hinge(HingeDelivery(angle: .degrees(30), status: .partiallyOpen)))
+    #expect(
+      script.cues().named("camera.mask").first
+        == Cue(
+          t: .milliseconds(150), since: .milliseconds(100),
+          .cameraMask(stream: .video, on: true, reason: .hinge)))
+  }
+}
+
+@Suite("Accessory eligibility (SPEC 4.9)")
+struct AccessoryTests {
+  static func eligibility(_ events: [Event.Payload]) -> [CueKind] {
+    var script = CaptureScript()
+    for (index, payload) in events.enumerated() { script.at(Int64(index) * 1_000_000, payload) }
+    return script.cues(configuration: .default).named("accessory.eligible").map(\.kind)
+  }
+
+  static let all: [Event.Payload] = [
+    .app(.foreground), .session(SessionState(running: true, previewVisible: true)),
+    .display(DisplayChange(display: .inner, fullScreen: true)),
+    .hinge(HingeDelivery(angle: .degrees(170), status: .fullyOpen)),
+  ]
+
+  @Test("eligible when every condition holds; the first cue comes with the first event")
+  func eligible() {
+    #expect(
+      Self.eligibility(Self.all) == [
+        .accessoryEligible(eligible: false, missing: [.session, .preview, .open, .innerFullScreen]),
+        .accessoryEligible(eligible: true, missing: []),
+      ])
+  }
+
+  @Test(
+    "each condition, taken away, makes the accessory ineligible and is named",
+    arguments: [
+      (Event.Payload.app(.background), AccessoryCondition.foreground),
+      (.session(SessionState(running: false, previewVisible: true)), .session),
+      (.session(SessionState(running: true, previewVisible: false)), .preview),
+      (.display(DisplayChange(display: .outer, fullScreen: true)), .innerFullScreen),
+      (.display(DisplayChange(display: .inner, fullScreen: false)), .innerFullScreen),
+    ])
+  func conditions(removal: Event.Payload, condition: AccessoryCondition) {
+    #expect(
+      Self.eligibility(Self.all + [removal]).last == .accessoryEligible(eligible: false, missing: [condition])
+    )
+  }
+
+  @Test("open needs a committed status other than closed: a commit to closed, or a lost hinge, takes it away")
+  func open() {
+    let closing = Self.all + [.hinge(HingeDelivery(angle: .degrees(2), status: .closed))]
+    #expect(Self.eligibility(closing).last == .accessoryEligible(eligible: false, missing: [.open]))
+    #expect(
+      Self.eligibility(Self.all + [.hinge(nil)]).last == .accessoryEligible(eligible: false, missing: [.open])
+    )
+    var unknown = Self.all
+    unknown[3] = .hinge(HingeDelivery(angle: .degrees(90), status: .unknown))
+    #expect(Self.eligibility(unknown).count == 1, "an unknown status never counts as open")
+  }
+
+  @Test("a trace with only hinge events gets no accessory cues")
+  func hingeOnly() {
+    #expect(Self.eligibility([.hinge(HingeDelivery(angle: .degrees(90), status: .partiallyOpen))]).isEmpty)
+  }
+}

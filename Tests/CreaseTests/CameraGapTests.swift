@@ -1,0 +1,202 @@
+import Crease
+import Testing
+
+@Suite("Camera gaps (SPEC 4.6)")
+struct CameraGapTests {
+  @Test("a constituent change across the gap is a camera switch")
+  func constituentChange() {
+    var script = CaptureScript()
+    script.frames(1...10, camera: .outerFront)
+    script.frames(15...20, camera: .innerFront)
+    let cues = script.cues()
+    #expect(cues.gaps.map(\.0) == [.cameraSwitch])
+    #expect(cues.gaps.map(\.1) == [4])
+    let gap = cues.named("camera.gap")[0]
+    #expect(gap.t == Nanoseconds(15 * 33_333_333 + 1_000_000))
+    #expect(
+      gap.since == Nanoseconds(10 * 33_333_333 + 1_000_000 + 33_333_333),
+      "when the first missing frame was due")
+  }
+
+  @Test(
+    "an input, display or closed-hinge commit inside the switch window explains a gap",
+    arguments: ["input", "display", "hinge"])
+  func switchTriggers(trigger: String) {
+    var script = CaptureScript()
+    script.at(0, .input(stream: .video, camera: .virtualFront))
+    script.at(0, .display(DisplayChange(display: .outer, fullScreen: true)))
+    script.at(0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed)))
+    script.frames(1...10, camera: nil)
+    let triggerTime: Int64 = 300_000_000
+    switch trigger {
+    case "input": script.at(triggerTime, .input(stream: .video, camera: .virtualFront))
+    case "display": script.at(triggerTime, .display(DisplayChange(display: .inner, fullScreen: true)))
+    default:
+      script.at(triggerTime - 60_000_000, .hinge(HingeDelivery(angle: .degrees(30), status: .partiallyOpen)))
+    }
+    script.frames(20...25, camera: nil)
+    #expect(script.cues().gaps.map(\.0) == [.cameraSwitch])
+  }
+
+  @Test("a trigger before the switch window does not explain a gap")
+  func triggerOutsideWindow() {
+    var script = CaptureScript()
+    script.at(0, .input(stream: .video, camera: .backWide))
+    script.frames(1...20, camera: .backWide)
+    script.frames(25...30, camera: .backWide)
+    #expect(script.cues().gaps.map(\.0) == [.unexplained])
+  }
+
+  @Test(
+    "reported drops between the two frames explain a gap with their most common reason; ties go to the earliest"
+  )
+  func reportedDrops() {
+    func gapReason(_ drops: [(Int, DropReason)]) -> (GapCause, Int, DropReason?)? {
+      var script = CaptureScript()
+      script.frames(1...10, camera: .backWide)
+      for (index, reason) in drops {
+        script.at(
+          Int64(index) * 33_333_333 + 2_000_000,
+          .drop(Drop(pts: PresentationTime(nanoseconds: Int64(index) * 33_333_333), reason: reason)))
+      }
+      script.frames(15...20, camera: .backWide)
+      return script.cues().gaps.first
+    }
+    #expect(
+      gapReason([(11, .frameWasLate), (12, .outOfBuffers), (13, .outOfBuffers)])! == (
+        .reportedDrop, 4, .outOfBuffers
+      ))
+    #expect(gapReason([(11, .discontinuity), (12, .frameWasLate)])! == (.reportedDrop, 4, .discontinuity))
+    #expect(
+      gapReason([(9, .frameWasLate)])! == (.unexplained, 4, nil), "a drop before the gap does not count")
+  }
+
+  @Test("no gap when frames keep their cadence, with or without a declared rate")
+  func noFalseGaps() {
+    var declared = CaptureScript()
+    declared.header.nominalFrameRates[.video] = 30
+    declared.frames(1...300)
+    #expect(declared.cues().gaps.isEmpty)
+    var inner = CaptureScript()
+    inner.frames(1...600, fps: 60, camera: .innerFront)
+    #expect(inner.cues().gaps.isEmpty)
+  }
+
+  @Test("a gap at a 60 fps inner camera counts 60 fps frames")
+  func innerCameraGap() {
+    var script = CaptureScript()
+    script.frames(1...60, fps: 60, camera: .innerFront)
+    script.frames(64...90, fps: 60, camera: .innerFront)
+    #expect(script.cues().gaps.map(\.1) == [3])
+  }
+
+  @Test("a rate change from 60 to 30 fps is adopted without gaps, and so is 30 to 60")
+  func rateChanges() {
+    var halving = CaptureScript()
+    halving.frames(1...60, fps: 60)
+    halving.frames(31...90, fps: 30)
+    #expect(halving.cues().gaps.isEmpty)
+    var doubling = CaptureScript()
+    doubling.frames(1...30, fps: 30)
+    doubling.frames(61...180, fps: 60)
+    #expect(doubling.cues().gaps.isEmpty)
+  }
+
+  @Test("a two-frame gap at a steady rate is reported once the next delta confirms it")
+  func twoFrameGapConfirmed() {
+    var script = CaptureScript()
+    script.frames(1...30)
+    script.frames(32...40)
+    let gap = script.cues().named("camera.gap")
+    #expect(gap.count == 1)
+    #expect(
+      gap.first?.t == Nanoseconds(33 * 33_333_333 + 1_000_000), "known at the frame after the post-gap frame")
+    #expect(script.cues().gaps.map(\.1) == [1])
+  }
+
+  @Test("a two-frame gap awaiting confirmation at end of input is reported then")
+  func twoFrameGapAtEnd() {
+    var script = CaptureScript()
+    script.frames(1...30)
+    script.frames(32...32)
+    #expect(script.cues().gaps.map(\.1) == [1])
+  }
+
+  @Test("a gap does not move the nominal duration")
+  func gapKeepsNominal() {
+    var script = CaptureScript()
+    script.frames(1...10)
+    script.frames(20...21)
+    script.frames(30...40)
+    #expect(script.cues().gaps.map(\.1) == [9, 8])
+  }
+
+  @Test(
+    "CMTime pts at timescales 600, 90000 and 1e9 give the same cues",
+    arguments: [Int32(600), 90_000, 1_000_000_000])
+  func timescales(timescale: Int32) {
+    var script = CaptureScript()
+    let ticksPerFrame = Int64(timescale) / 30
+    for index in Array(1...10) + Array(14...20) {
+      let pts = PresentationTime(value: Int64(index) * ticksPerFrame, timescale: timescale)!
+      script.at(pts.nanoseconds.rawValue + 1_000_000, .frame(Frame(pts: pts, camera: .backWide)))
+    }
+    #expect(script.cues().gaps.map(\.1) == [3])
+    let from = PresentationTime(value: 10 * ticksPerFrame, timescale: timescale)!.nanoseconds
+    let to = PresentationTime(value: 14 * ticksPerFrame, timescale: timescale)!.nanoseconds
+    #expect(from == Nanoseconds(333_333_333) || from == Nanoseconds(333_333_330))
+    #expect(
+      script.cues().named("camera.gap").first?.kind
+        == .cameraGap(stream: .video, from: from, to: to, missing: 3, cause: .unexplained, reason: nil))
+  }
+
+  @Test("a pts at or before the previous one is a regression, and the regressing frame becomes the reference")
+  func regressions() {
+    var script = CaptureScript()
+    script.frames(1...10, camera: .backWide)
+    script.at(
+      400_000_000, .frame(Frame(pts: PresentationTime(nanoseconds: 5 * 33_333_333), camera: .backWide)))
+    script.at(
+      410_000_000, .frame(Frame(pts: PresentationTime(nanoseconds: 5 * 33_333_333), camera: .backWide)))
+    script.at(
+      420_000_000, .frame(Frame(pts: PresentationTime(nanoseconds: 6 * 33_333_333), camera: .backWide)))
+    let cues = script.cues()
+    #expect(
+      cues.named("camera.ptsRegression").map(\.kind) == [
+        .cameraPTSRegression(stream: .video, from: Nanoseconds(333_333_330), to: Nanoseconds(166_666_665)),
+        .cameraPTSRegression(stream: .video, from: Nanoseconds(166_666_665), to: Nanoseconds(166_666_665)),
+      ])
+    #expect(cues.gaps.isEmpty, "the next frame is measured from the regressing one")
+  }
+}
+
+@Suite("Camera stalls (SPEC 4.6)")
+struct CameraStallTests {
+  @Test("a stall fires once per silence, stallFactor nominal durations after the last frame")
+  func stall() {
+    var script = CaptureScript()
+    script.header.nominalFrameRates[.video] = 30
+    script.frames(1...10)
+    script.frames(40...41)
+    let stalls = script.cues(end: 2_000_000_000).named("camera.stall")
+    let last = Int64(10 * 33_333_333 + 1_000_000)
+    #expect(
+      stalls.first
+        == Cue(t: Nanoseconds(last + 99_999_999), since: Nanoseconds(last), .cameraStall(stream: .video)))
+    #expect(stalls.count == 2, "one per silence: after frame 10 and after frame 41")
+  }
+
+  @Test("stall timers are cancelled at end of stream, and while the session is stopped")
+  func cancellation() {
+    var script = CaptureScript()
+    script.header.nominalFrameRates[.video] = 30
+    script.frames(1...10)
+    #expect(script.cues().named("camera.stall").isEmpty, "end of stream without an end event")
+    script.at(340_000_000, .session(SessionState(running: false, previewVisible: true)))
+    #expect(script.cues(end: 2_000_000_000).named("camera.stall").isEmpty, "the session stopped")
+    script.at(1_000_000_000, .session(SessionState(running: true, previewVisible: true)))
+    #expect(
+      script.cues(end: 2_000_000_000).named("camera.stall").map(\.since) == [Nanoseconds(1_000_000_000)],
+      "a silence that starts when the session resumes")
+  }
+}

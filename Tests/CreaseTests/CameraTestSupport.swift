@@ -1,0 +1,64 @@
+import Crease
+
+/// Builds capture events for camera tests: frame `index` of a stream at `fps` has pts
+/// `index × duration` and arrives 1 ms later.
+struct CaptureScript {
+  var events: [Event] = []
+  var header = TraceHeader()
+
+  static func duration(fps: Int64) -> Int64 { 1_000_000_000 / fps }
+
+  mutating func frames(
+    _ indices: some Sequence<Int>, fps: Int64 = 30, camera: Camera? = .outerFront, stream: StreamName = .video
+  ) {
+    for index in indices {
+      let pts = Int64(index) * Self.duration(fps: fps)
+      events.append(
+        Event(
+          t: Nanoseconds(pts + 1_000_000),
+          .frame(Frame(stream: stream, pts: PresentationTime(nanoseconds: pts), camera: camera))))
+    }
+  }
+
+  mutating func at(_ t: Int64, _ payload: Event.Payload) { events.append(Event(t: Nanoseconds(t), payload)) }
+
+  /// The cues, with events sorted by time (stable) and the header applied.
+  func cues(configuration: Configuration = .default, end: Int64? = nil) -> [Cue] {
+    var engine = Engine(processor: Pipeline(configuration: configuration), sourceCount: 1, reorderWindow: 0)
+    engine.apply(header)
+    let ordered = events.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(
+      \.element)
+    for event in ordered { _ = engine.push(event, from: 0) }
+    if let end { _ = engine.push(Event(t: Nanoseconds(end), .end), from: 0) }
+    engine.finish(source: 0)
+    var cues: [Cue] = []
+    engine.drainCues { cues.append($0) }
+    return cues
+  }
+
+  /// The pipeline after the run, for its counters.
+  func pipeline() -> Pipeline {
+    var engine = Engine(processor: Pipeline(configuration: .default), sourceCount: 1, reorderWindow: 0)
+    engine.apply(header)
+    for event in events.enumerated().sorted(by: { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) })
+      .map(\.element)
+    {
+      _ = engine.push(event, from: 0)
+    }
+    engine.finish(source: 0)
+    return engine.processor
+  }
+}
+
+extension [Cue] {
+  /// The cues named `name`.
+  func named(_ name: String) -> [Cue] { filter { $0.kind.name == name } }
+
+  /// The gaps' causes, missing counts and reasons.
+  var gaps: [(GapCause, Int, DropReason?)] {
+    compactMap {
+      guard case .cameraGap(_, _, _, let missing, let cause, let reason) = $0.kind else { return nil }
+      return (cause, missing, reason)
+    }
+  }
+}
