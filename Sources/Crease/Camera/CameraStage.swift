@@ -194,11 +194,11 @@ struct CameraStage: Sendable {
       armStall(index, context: &context)
     }
     guard let last = streams[index].last else {
-      unmaskIfSwitched(index, gap: false, context: &context)
+      unmaskIfSwitched(index, frameCamera: frame.camera, gap: false, context: &context)
       return
     }
     guard pts > last.pts else {
-      unmaskIfSwitched(index, gap: false, context: &context)
+      unmaskIfSwitched(index, frameCamera: frame.camera, gap: false, context: &context)
       context.emit(since: now, .cameraPTSRegression(stream: frame.stream, from: last.pts, to: pts))
       return
     }
@@ -214,7 +214,7 @@ struct CameraStage: Sendable {
         } else {
           streams[index].pendingGap = pending
         }
-        unmaskIfSwitched(index, gap: false, context: &context)
+        unmaskIfSwitched(index, frameCamera: frame.camera, gap: false, context: &context)
         return
       }
       streams[index].pendingGap = nil
@@ -224,10 +224,10 @@ struct CameraStage: Sendable {
       Double(delta.rawValue) > configuration.gapFactor * Double(nominal.rawValue)
     else {
       streams[index].cadence.observe(delta)
-      unmaskIfSwitched(index, gap: false, context: &context)
+      unmaskIfSwitched(index, frameCamera: frame.camera, gap: false, context: &context)
       return
     }
-    unmaskIfSwitched(index, gap: true, context: &context)
+    unmaskIfSwitched(index, frameCamera: frame.camera, gap: true, context: &context)
     let missing = Int((Double(delta.rawValue) / Double(nominal.rawValue)).rounded()) - 1
     let (cause, reason) = classifyGap(index, last: last, pts: pts, camera: frame.camera, now: now)
     let cue = CueKind.cameraGap(
@@ -310,11 +310,13 @@ struct CameraStage: Sendable {
     context.timers.schedule(.camera(.mask(stream: index)), at: context.now + configuration.maskMax)
   }
 
-  /// Unmasks at the first frame from a camera other than the one masked, or after a gap.
+  /// Unmasks at the first frame from a camera other than the one masked (the frame's own
+  /// camera when the trace names it, else the stream's active camera), or after a gap.
   private mutating func unmaskIfSwitched(
-    _ index: Int, gap: Bool, context: inout ProcessingContext<Pipeline.TimerTag>
+    _ index: Int, frameCamera: Camera?, gap: Bool, context: inout ProcessingContext<Pipeline.TimerTag>
   ) {
-    guard let mask = streams[index].mask, gap || activeCamera(index)?.camera != mask.camera else { return }
+    let delivering = frameCamera ?? activeCamera(index)?.camera
+    guard let mask = streams[index].mask, gap || delivering != mask.camera else { return }
     streams[index].mask = nil
     context.timers.cancel(.camera(.mask(stream: index)))
     context.emit(since: context.now, .cameraMask(stream: streams[index].name, on: false, reason: nil))
