@@ -10,7 +10,8 @@ struct ReplayTests {
     arguments: [
       ("every-kind", ExitCode.success), ("disorder", .success), ("bad-lines", .dataError),
       ("open-close", .success),
-      ("wobble", .success),
+      ("wobble", .success), ("fold-while-recording", .success), ("flip-around", .success),
+      ("dropped-frames", .success),
     ])
   func bundledTraces(name: String, status: ExitCode) throws {
     let run = CreaseRun("replay", tracePath("\(name).jsonl"))
@@ -50,6 +51,42 @@ struct ReplayTests {
       }
       rest = rest[range.upperBound...]
     }
+  }
+
+  @Test("opening the phone while recording: a switch gap with no drop reason, a new decision, a mask")
+  func foldWhileRecording() {
+    let run = CreaseRun("replay", "--summary", tracePath("fold-while-recording.jsonl"))
+    let cues = run.output.split(separator: "\n")
+    #expect(cues.contains { $0.contains(#""cue":"camera.gap""#) && $0.contains(#""cause":"cameraSwitch""#) })
+    #expect(!cues.contains { $0.contains(#""cause":"reportedDrop""#) })
+    #expect(
+      cues.contains {
+        $0.contains(#""cue":"camera.mirroring","stream":"video","camera":"innerFront","mirrored":true"#)
+      })
+    #expect(
+      cues.contains { $0.contains(#""cue":"camera.mask","stream":"video","on":true,"reason":"hinge""#) })
+    #expect(cues.contains { $0.contains(#""cue":"camera.mask","stream":"video","on":false"#) })
+    #expect(run.error.contains("camera: 0 frame(s) delivered under a stale mirroring decision"))
+  }
+
+  @Test(
+    "turning the phone around: the rear camera faces the person and is mirrored; earlier frames were stale")
+  func flipAround() {
+    let run = CreaseRun("replay", "--summary", tracePath("flip-around.jsonl"))
+    #expect(
+      run.output.contains(
+        #""cue":"camera.mirroring","stream":"video","camera":"backWide","mirrored":true,"basis":"direction"}"#
+      ))
+    #expect(run.error.contains("camera: 41 frame(s) delivered under a stale mirroring decision"))
+  }
+
+  @Test("ordinary drops explain their gaps with their reasons")
+  func droppedFrames() {
+    let gaps = CreaseRun("replay", tracePath("dropped-frames.jsonl")).output.split(separator: "\n")
+      .filter { $0.contains(#""cue":"camera.gap""#) }
+    #expect(gaps.count == 3)
+    #expect(gaps.allSatisfy { $0.contains(#""cause":"reportedDrop""#) })
+    #expect(gaps[1].contains(#""missing":3,"cause":"reportedDrop","reason":"outOfBuffers""#))
   }
 
   @Test("the same input gives the same bytes, and stdin equals the file")
