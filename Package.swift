@@ -23,8 +23,10 @@ let package = Package(
     ),
     // Trace reading (json-c), configuration files, cue writers.
     .target(name: "CreaseIO", dependencies: ["Crease", "CJSONC"], swiftSettings: crossModuleOptimization),
+    // Synthetic traces: seeded models of hands, hinges and cameras. Pure Swift, no I/O.
+    .target(name: "CreaseSynth", dependencies: ["Crease"], swiftSettings: crossModuleOptimization),
     // The command line as a library, so tests run it without spawning a process.
-    .target(name: "CreaseCLI", dependencies: ["Crease", "CreaseIO"]),
+    .target(name: "CreaseCLI", dependencies: ["Crease", "CreaseIO", "CreaseSynth"]),
     .executableTarget(name: "crease", dependencies: ["CreaseCLI"]),
     .target(name: "CJSONCLoop", dependencies: ["CJSONC"], path: "Benchmarks/CJSONCLoop"),
     .executableTarget(
@@ -34,6 +36,7 @@ let package = Package(
     ),
     .testTarget(name: "CreaseTests", dependencies: ["Crease"]),
     .testTarget(name: "CreaseIOTests", dependencies: ["Crease", "CreaseIO"]),
+    .testTarget(name: "CreaseSynthTests", dependencies: ["Crease", "CreaseSynth"]),
     .testTarget(
       name: "CreaseCLITests",
       dependencies: ["CreaseCLI", "CreaseIO", "Crease"],

@@ -6,7 +6,9 @@ public enum CreaseCommand {
   /// The version `--version` prints.
   public static let version = "0.1.0"
 
-  static let subcommands: [any Subcommand.Type] = [ReplayCommand.self, CheckCommand.self, StatsCommand.self]
+  static let subcommands: [any Subcommand.Type] = [
+    ReplayCommand.self, SynthCommand.self, ScenariosCommand.self, CheckCommand.self, StatsCommand.self,
+  ]
 
   static let description = CommandDescription(
     name: "crease",

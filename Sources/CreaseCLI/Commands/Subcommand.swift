@@ -21,6 +21,16 @@ enum TraceInputs {
     return try ConfigurationFile.read(try FileSource(path: path))
   }
 
+  static let speedOption = CommandDescription.Option(
+    ["--speed"], value: "x", help: "Pace the output: 1 is real time, 10 ten times faster.")
+
+  /// The `--speed` value, if given: a positive number.
+  static func speed(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
+    try arguments.value("--speed", as: "a positive number") { text in
+      Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+    }
+  }
+
   /// Opens every trace before any is read, so a missing file fails before output starts.
   static func open(_ paths: [String], streams: StandardStreams) throws -> [ByteSource] {
     guard paths.filter({ $0 == "-" }).count <= 1 else {

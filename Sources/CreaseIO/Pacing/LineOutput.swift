@@ -1,0 +1,37 @@
+import Crease
+
+/// Where a command's lines go: through a buffer as fast as possible, or, with a pacer, each one
+/// written and flushed when its trace time comes.
+public struct LineOutput {
+  public let sink: ByteSink
+  /// The pacer, when the output is paced.
+  public private(set) var pacer: Pacer?
+  private var buffer: [UInt8] = []
+
+  public init(sink: ByteSink, pacer: Pacer? = nil) {
+    self.sink = sink
+    self.pacer = pacer
+    buffer.reserveCapacity(1 << 16)
+  }
+
+  /// Writes the line `encode` appends (newline included), due at trace time `t`.
+  public mutating func write(at t: Nanoseconds, _ encode: (inout [UInt8]) -> Void) throws {
+    guard var pacer else {
+      encode(&buffer)
+      if buffer.count >= 1 << 16 { try flush() }
+      return
+    }
+    encode(&buffer)
+    let due = pacer.wait(for: t)
+    try flush()
+    pacer.sent(due)
+    self.pacer = pacer
+  }
+
+  /// Writes out what is buffered.
+  public mutating func flush() throws {
+    if !buffer.isEmpty { try sink.write(buffer) }
+    buffer.removeAll(keepingCapacity: true)
+    try sink.flush()
+  }
+}

@@ -1,0 +1,49 @@
+import Crease
+import Glibc
+
+/// The wall clock that paced output and idle advance follow; tests substitute a manual one.
+public protocol WallClock: AnyObject {
+  /// The current time on a monotonic clock.
+  func now() -> Nanoseconds
+  /// Returns at `deadline` or as soon after it as the system allows.
+  func sleep(until deadline: Nanoseconds)
+}
+
+/// The system's monotonic clock.
+public final class SystemClock: WallClock {
+  public init() {}
+
+  public func now() -> Nanoseconds {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Nanoseconds(Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
+  }
+
+  public func sleep(until deadline: Nanoseconds) {
+    var spec = timespec(
+      tv_sec: Int(deadline.rawValue / 1_000_000_000), tv_nsec: Int(deadline.rawValue % 1_000_000_000))
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
+  }
+}
+
+/// A clock that moves only when told to, for tests: sleeping jumps to the deadline plus a set
+/// delay, so lateness can be checked exactly.
+public final class ManualClock: WallClock {
+  public private(set) var current: Nanoseconds
+  /// How late each sleep wakes up.
+  public var wakeUpDelay: Nanoseconds
+
+  public init(start: Nanoseconds = .zero, wakeUpDelay: Nanoseconds = .zero) {
+    current = start
+    self.wakeUpDelay = wakeUpDelay
+  }
+
+  public func now() -> Nanoseconds { current }
+
+  public func sleep(until deadline: Nanoseconds) {
+    if deadline > current { current = deadline + wakeUpDelay }
+  }
+
+  /// Moves the clock forward.
+  public func advance(by duration: Nanoseconds) { current = current + duration }
+}
