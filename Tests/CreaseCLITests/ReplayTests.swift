@@ -11,7 +11,9 @@ struct ReplayTests {
       ("every-kind", ExitCode.success), ("disorder", .success), ("bad-lines", .dataError),
       ("open-close", .success),
       ("wobble", .success), ("fold-while-recording", .success), ("flip-around", .success),
-      ("dropped-frames", .success),
+      ("dropped-frames", .success), ("synth-open-close", .success), ("synth-wobble", .success),
+      ("synth-tabletop", .success), ("synth-fold-while-recording", .success), ("synth-flip-around", .success),
+      ("synth-dropped-frames", .success), ("synth-accessory", .success), ("synth-day", .success),
     ])
   func bundledTraces(name: String, status: ExitCode) throws {
     let run = CreaseRun("replay", tracePath("\(name).jsonl"))

@@ -19,6 +19,11 @@ enum ReplayCommand: Subcommand {
       .init(["--strict"], help: "Stop at the first bad or late line (exit 65)."),
       .init(["--rejects"], value: "file", help: "Write rejected lines, verbatim, to a file."),
       .init(["--late"], value: "file", help: "Write late lines, verbatim, to a file."),
+      TraceInputs.speedOption,
+      .init(["--loop"], value: "n", help: "Replay the input n times; trace time continues across loops."),
+      .init(
+        ["--idle-advance"], value: "ms",
+        help: "For live input: let trace time follow the wall clock after this much silence."),
       .init(
         ["--latency-budget"], value: "ms",
         help: "Refuse a configuration whose latency bound (plus the reorder window) exceeds this."),
@@ -42,7 +47,20 @@ enum ReplayCommand: Subcommand {
     }
     replay.strict = arguments.flag("--strict")
     replay.format = format
-    var (summary, pipeline) = try replay.run(sources, to: outputs)
+    replay.pacer = try TraceInputs.speed(arguments).map { Pacer(speed: $0) }
+    replay.idleAdvance = try arguments.value("--idle-advance", as: "a positive number of milliseconds") {
+      text in
+      milliseconds(text).flatMap { $0 > .zero ? $0 : nil }
+    }
+    replay.loops =
+      try arguments.value("--loop", as: "a whole number from 1") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+      ?? 1
+    if replay.loops > 1 && arguments.positionals.contains("-") {
+      throw UsageError("Standard input cannot be replayed more than once ('--loop' needs files).")
+    }
+    let paths = arguments.positionals
+    var (summary, pipeline) = try replay.run(
+      sources, reopen: { index in try FileSource(path: paths[index]) }, to: outputs)
     summary.staleFrames = pipeline.staleFrames
     try output.flush()
     try outputs.rejects?.flush()

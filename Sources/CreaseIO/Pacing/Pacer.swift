@@ -68,13 +68,13 @@ struct LatenessHistogram {
     return Pacer.Accuracy(lines: total, p50: quantile(0.5), p99: quantile(0.99), maximum: maximum)
   }
 
-  /// The upper edge of the bucket holding the `fraction` quantile (never above the maximum).
+  /// The `fraction` quantile, rounded down to the bucket's 10 µs.
   private func quantile(_ fraction: Double) -> Nanoseconds {
     let rank = Swift.max(1, Int((Double(total) * fraction).rounded(.up)))
     var seen = 0
     for (index, count) in counts.enumerated() {
       seen += count
-      if seen >= rank { return Swift.min(Nanoseconds(Int64(index + 1) * Self.bucket), maximum) }
+      if seen >= rank { return Nanoseconds(Int64(index) * Self.bucket) }
     }
     return maximum
   }

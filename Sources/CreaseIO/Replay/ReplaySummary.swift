@@ -44,6 +44,8 @@ public struct ReplaySummary: Hashable, Sendable {
   public var stoppedEarly = false
   /// Frames delivered under a mirroring decision a later direction update revised, when known.
   public var staleFrames: Int?
+  /// How late paced cues went out against their schedule (`--speed`).
+  public var pacing: Pacer.Accuracy?
 
   /// All sources' counts added up.
   public var total: LineCounts {
@@ -91,6 +93,11 @@ public struct ReplaySummary: Hashable, Sendable {
         text += ", bound \(Self.describe(stage)) (\(stage.stage))"
       }
       text += "\n"
+    }
+    if let pacing {
+      text +=
+        "  pacing: \(pacing.lines) line(s) late by p50 \(Self.milliseconds(pacing.p50)) ms, "
+        + "p99 \(Self.milliseconds(pacing.p99)) ms, max \(Self.milliseconds(pacing.maximum)) ms\n"
     }
     if let staleFrames {
       text += "  camera: \(staleFrames) frame(s) delivered under a stale mirroring decision\n"

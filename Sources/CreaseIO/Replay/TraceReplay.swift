@@ -35,6 +35,15 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   public var warnsAboutLateLines = false
   /// The cue output format.
   public var format = CueFormat.jsonl
+  /// Writes each cue when its trace time comes (`--speed`); `nil` writes as fast as possible.
+  public var pacer: Pacer?
+  /// How many times to replay the input (`--loop`); trace time continues across loops.
+  public var loops = 1
+  /// Lets trace time follow the wall clock while the input is quiet for this long
+  /// (`--idle-advance`), so timers fire on time for a live source.
+  public var idleAdvance: Nanoseconds?
+  /// The wall clock idle advance follows.
+  public var clock: WallClock = SystemClock()
 
   private let makeProcessor: () -> Processor
   private let reorderWindow: Nanoseconds
@@ -46,22 +55,53 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   }
 
   /// Replays `sources`, merged by `t`, and returns the summary and the processor's final state.
-  public func run(_ sources: [ByteSource], to outputs: Outputs) throws -> (ReplaySummary, Processor) {
+  ///
+  /// - Parameter reopen: opens source `i` again for the next loop; required when `loops` > 1.
+  public func run(
+    _ sources: [ByteSource], reopen: ((Int) throws -> ByteSource)? = nil, to outputs: Outputs
+  ) throws -> (ReplaySummary, Processor) {
+    precondition(loops == 1 || reopen != nil, "looping needs a way to reopen the sources")
     var run = Run(replay: self, sources: sources, outputs: outputs)
+    run.reopen = reopen
     try run.readAll()
     return (run.summary, run.engine.processor)
+  }
+
+  /// Where a source stands in its loops: trace time shifts by a whole span per loop.
+  private struct Loop {
+    var index = 0
+    var offset = Nanoseconds.zero
+    /// The earliest and latest `t` of the first pass, which give the span.
+    var first: Nanoseconds?
+    var last = Nanoseconds.zero
+    /// Records read in this pass (a header is valid only as the first).
+    var records = 0
+
+    /// The next pass starts one 30 fps frame after this one's span, so looped frames continue
+    /// without a gap.
+    mutating func advance() {
+      index += 1
+      let period = (last - (first ?? .zero)) + Nanoseconds(33_333_333)
+      offset = Nanoseconds(Int64(index) * period.rawValue)
+      records = 0
+    }
   }
 
   /// The state of one replay.
   private struct Run {
     let replay: TraceReplay
-    let readers: [LineReader]
+    var readers: [LineReader]
     let outputs: Outputs
+    var reopen: ((Int) throws -> ByteSource)?
+    var loopStates: [Loop]
+    var cueOutput: LineOutput
+    var drained: [Cue] = []
+    /// The latest `t` read from any source, and the wall time it was read at (idle advance).
+    var latestRead: (t: Nanoseconds, wall: Nanoseconds)?
     let parser = TraceParser()
     var engine: Engine<Processor>
     var summary: ReplaySummary
     var reported = 0
-    var encoded: [UInt8] = []
     /// The line of each source's `end` event, once read.
     var endLines: [Int?]
 
@@ -74,8 +114,9 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         reorderWindow: replay.reorderWindow)
       self.summary = ReplaySummary(sources: sources.map { ReplaySummary.LineCounts(name: $0.name) })
       self.endLines = Array(repeating: nil, count: sources.count)
+      self.loopStates = Array(repeating: Loop(), count: sources.count)
+      self.cueOutput = LineOutput(sink: outputs.cues, pacer: replay.pacer)
       parser.collectsUnknownKeys = replay.warnsAboutUnknownKeys
-      encoded.reserveCapacity(1 << 16)
     }
 
     mutating func readAll() throws {
@@ -94,15 +135,23 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       }
       summary.endTime = engine.endOfInput?.endTime
       try writeCues()
+      try cueOutput.flush()
+      summary.pacing = cueOutput.pacer?.accuracy
       try reportTotals()
     }
 
     /// Reads and handles one line of `source`: `nil` at the end of the source, `false` when
     /// `--strict` must stop.
     mutating func readLine(from source: Int) throws -> Bool? {
+      if !readers[source].hasBufferedLine { try waitForInput(from: source) }
       let reader = readers[source]
       let rejects = outputs.rejects
-      guard let line = try reader.next(overflow: { bytes in try rejects?.write(bytes) }) else { return nil }
+      guard let line = try reader.next(overflow: { bytes in try rejects?.write(bytes) }) else {
+        guard loopStates[source].index + 1 < replay.loops, let reopen else { return nil }
+        readers[source] = LineReader(source: try reopen(source))
+        loopStates[source].advance()
+        return true
+      }
       summary.sources[source].lines += 1
       switch line {
       case .overlong(let length):
@@ -125,7 +174,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         return try reject(
           source, column: 1, "a line after this trace's 'end' event (line \(endLine))", raw: bytes)
       }
-      let isFirstRecord = summary.sources[source].lines - summary.sources[source].blank == 1
+      loopStates[source].records += 1
+      let isFirstRecord = loopStates[source].records == 1
       let record: TraceRecord
       do {
         record = try parser.parse(bytes)
@@ -138,8 +188,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         guard isFirstRecord else {
           return try reject(source, column: 1, "a header must be the first line of a trace", raw: bytes)
         }
-        engine.apply(header)
-      case .event(let event):
+        if loopStates[source].index == 0 { engine.apply(header) }
+      case .event(let read):
+        let event = shifted(read, source: source)
+        if case .end = event.payload, loopStates[source].index + 1 < replay.loops { break }
+        noteRead(event.t)
         switch engine.push(event, from: source) {
         case .accepted:
           if case .end = event.payload { return try finishAfterEnd(of: source) }
@@ -151,6 +204,47 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       }
       summary.sources[source].processed += 1
       return true
+    }
+
+    /// The event moved to its loop's trace time (pts too, so frames continue).
+    mutating func shifted(_ event: Event, source: Int) -> Event {
+      if loopStates[source].index == 0 {
+        if loopStates[source].first == nil { loopStates[source].first = event.t }
+        loopStates[source].last = max(loopStates[source].last, event.t)
+        return event
+      }
+      let offset = loopStates[source].offset
+      var moved = event
+      moved.t = event.t + offset
+      switch event.payload {
+      case .frame(var frame):
+        frame.pts = PresentationTime(nanoseconds: (frame.pts.nanoseconds + offset).rawValue)
+        moved.payload = .frame(frame)
+      case .drop(var drop):
+        drop.pts = PresentationTime(nanoseconds: (drop.pts.nanoseconds + offset).rawValue)
+        moved.payload = .drop(drop)
+      default:
+        break
+      }
+      return moved
+    }
+
+    mutating func noteRead(_ t: Nanoseconds) {
+      guard replay.idleAdvance != nil, t > (latestRead?.t ?? .min) else { return }
+      latestRead = (t, replay.clock.now())
+    }
+
+    /// Before a read that may block: flushes the cues so far (a live consumer sees them now)
+    /// and, with idle advance, lets trace time follow the wall clock while nothing arrives.
+    mutating func waitForInput(from source: Int) throws {
+      try cueOutput.flush()
+      guard let idle = replay.idleAdvance else { return }
+      while try !readers[source].source.waitForInput(timeout: idle, clock: replay.clock) {
+        guard let latestRead else { continue }
+        engine.advance(to: latestRead.t + (replay.clock.now() - latestRead.wall))
+        try writeCues()
+        try cueOutput.flush()
+      }
     }
 
     /// Counts an `end` event and reads the rest of its source now (the engine reads no further
@@ -223,21 +317,19 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     }
 
     mutating func writeCues() throws {
-      encoded.removeAll(keepingCapacity: true)
-      Self.drain(&engine, into: &summary, encoded: &encoded, format: replay.format)
-      if !encoded.isEmpty { try outputs.cues.write(encoded) }
+      Self.drain(&engine, into: &drained)
+      let format = replay.format
+      for cue in drained {
+        summary.record(cue)
+        try cueOutput.write(at: cue.t) { format.encode(cue, into: &$0) }
+      }
+      drained.removeAll(keepingCapacity: true)
     }
 
-    /// Moves the engine's cues into the summary and the encoded output; a function of its own
-    /// so the closure captures these buffers, not the whole run that owns the engine.
-    static func drain(
-      _ engine: inout Engine<Processor>, into summary: inout ReplaySummary, encoded: inout [UInt8],
-      format: CueFormat
-    ) {
-      engine.drainCues { cue in
-        summary.record(cue)
-        format.encode(cue, into: &encoded)
-      }
+    /// A function of its own so the closure captures the buffer, not the run that owns the
+    /// engine.
+    static func drain(_ engine: inout Engine<Processor>, into cues: inout [Cue]) {
+      engine.drainCues { cues.append($0) }
     }
   }
 }

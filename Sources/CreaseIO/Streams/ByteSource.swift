@@ -1,3 +1,4 @@
+import Crease
 import Glibc
 
 /// Somewhere bytes come from: a file, standard input, or memory in tests.
@@ -6,6 +7,15 @@ public protocol ByteSource: AnyObject {
   var name: String { get }
   /// Reads up to `buffer.count` bytes; returns 0 at the end.
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+
+  /// Waits at most `timeout` on `clock` for bytes (or the end) to be ready; `false` when the
+  /// time ran out first.
+  func waitForInput(timeout: Nanoseconds, clock: WallClock) throws -> Bool
+}
+
+extension ByteSource {
+  /// Files and memory are always ready.
+  public func waitForInput(timeout: Nanoseconds, clock: WallClock) throws -> Bool { true }
 }
 
 /// A source over a file descriptor.
@@ -43,6 +53,17 @@ public final class FileSource: ByteSource {
     while true {
       let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
       if count >= 0 { return count }
+      if errno != EINTR { throw IOError.fromErrno(name) }
+    }
+  }
+
+  /// Polls the descriptor (a pipe or a terminal may stay quiet; a regular file never does).
+  public func waitForInput(timeout: Nanoseconds, clock: WallClock) throws -> Bool {
+    var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    let milliseconds = Int32(clamping: max(1, timeout.rawValue / 1_000_000))
+    while true {
+      let ready = poll(&request, 1, milliseconds)
+      if ready >= 0 { return ready > 0 }
       if errno != EINTR { throw IOError.fromErrno(name) }
     }
   }

@@ -36,6 +36,10 @@ public final class LineReader {
 
   deinit { storage.deallocate() }
 
+  /// Whether ``next(overflow:)`` can return without reading: a whole line is buffered or the
+  /// source is exhausted.
+  public var hasBufferedLine: Bool { sourceIsExhausted || findNewline() != nil }
+
   /// The next line, or `nil` at the end of the source.
   ///
   /// - Parameter overflow: receives the bytes of an overlong line, in order.

@@ -1,0 +1,124 @@
+import Crease
+import CreaseIO
+import Testing
+
+/// A live source on a manual clock: chunks of lines with silences between them.
+final class ScriptedSource: ByteSource {
+  enum Step {
+    case data(String)
+    case silence(Nanoseconds)
+  }
+
+  let name = "<live>"
+  private var steps: [Step]
+  private let clock: ManualClock
+  /// Called before each chunk is handed over, to look at what was written by then.
+  var beforeChunk: (String) -> Void = { _ in }
+
+  init(_ steps: [Step], clock: ManualClock) {
+    self.steps = steps
+    self.clock = clock
+  }
+
+  func waitForInput(timeout: Nanoseconds, clock: WallClock) throws -> Bool {
+    guard case .silence(let remaining) = steps.first else { return true }
+    if remaining > timeout {
+      self.clock.advance(by: timeout)
+      steps[0] = .silence(remaining - timeout)
+      return false
+    }
+    self.clock.advance(by: remaining)
+    steps.removeFirst()
+    return true
+  }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    while case .silence(let remaining) = steps.first {
+      clock.advance(by: remaining)
+      steps.removeFirst()
+    }
+    guard case .data(let text) = steps.first else { return 0 }
+    steps.removeFirst()
+    beforeChunk(text)
+    let bytes = Array(text.utf8)
+    buffer.copyBytes(from: bytes)
+    return bytes.count
+  }
+}
+
+@Suite("Live input")
+struct LiveInputTests {
+  static let launch = #"{"t":0,"kind":"hinge","angle":1,"status":"closed"}"# + "\n"
+  static let opening = #"{"t":100000000,"kind":"hinge","angle":40,"status":"partiallyOpen"}"# + "\n"
+  static let later = #"{"t":700000000,"kind":"mark","label":"later"}"# + "\n"
+
+  /// What had been written when the chunk after the silence was read.
+  func writtenBeforeLastChunk(idleAdvance: Nanoseconds?) throws -> String {
+    let clock = ManualClock()
+    let source = ScriptedSource(
+      [.data(Self.launch + Self.opening), .silence(.milliseconds(500)), .data(Self.later)], clock: clock)
+    let output = MemorySink()
+    var seen = ""
+    source.beforeChunk = { chunk in if chunk == Self.later { seen = output.text } }
+    var replay = TraceReplay(reorderWindow: .zero) { Pipeline(configuration: .default) }
+    replay.idleAdvance = idleAdvance
+    replay.clock = clock
+    _ = try replay.run([source], to: .init(cues: output, diagnostics: MemorySink()))
+    #expect(output.text.contains(#""label":"later""#))
+    return seen
+  }
+
+  @Test("with idle advance, a debounced cue goes out while the input is silent")
+  func idleAdvance() throws {
+    let seen = try writtenBeforeLastChunk(idleAdvance: .milliseconds(20))
+    #expect(
+      seen.contains(
+        #"{"t":150000000,"since":100000000,"cue":"hinge.status","from":"closed","to":"partiallyOpen"}"#))
+  }
+
+  @Test("without it, the cue waits for the next event; cues already due are flushed before waiting")
+  func withoutIdleAdvance() throws {
+    let seen = try writtenBeforeLastChunk(idleAdvance: nil)
+    #expect(!seen.contains("hinge.status"))
+    #expect(seen.contains("hinge.initial"))
+  }
+}
+
+@Suite("Pacing")
+struct PacerTests {
+  @Test("lines are due at their trace time divided by the speed, from the first line")
+  func schedule() {
+    let clock = ManualClock(start: .milliseconds(1000))
+    var pacer = Pacer(speed: 10, clock: clock)
+    #expect(pacer.schedule(.milliseconds(500)) == .milliseconds(1000))
+    #expect(pacer.schedule(.milliseconds(1500)) == .milliseconds(1100))
+    #expect(pacer.schedule(.milliseconds(10_500)) == .milliseconds(2000))
+  }
+
+  @Test("lateness is measured against the schedule: p50, p99, max")
+  func accuracy() {
+    let clock = ManualClock(wakeUpDelay: .milliseconds(2))
+    var pacer = Pacer(speed: 1, clock: clock)
+    for index in 0..<100 {
+      let due = pacer.wait(for: .milliseconds(Int64(index) * 10))
+      if index == 99 { clock.advance(by: .milliseconds(30)) }
+      pacer.sent(due)
+    }
+    let accuracy = pacer.accuracy!
+    #expect(accuracy.lines == 100)
+    #expect(accuracy.p50 == .milliseconds(2))
+    #expect(accuracy.p99 == .milliseconds(2))
+    #expect(accuracy.maximum == .milliseconds(32))
+  }
+
+  @Test("paced output writes every line, in order")
+  func pacedOutput() throws {
+    let sink = MemorySink()
+    var output = LineOutput(sink: sink, pacer: Pacer(speed: 2, clock: ManualClock()))
+    for index in 0..<3 {
+      try output.write(at: .milliseconds(Int64(index) * 100)) { $0 += Array("\(index)\n".utf8) }
+    }
+    #expect(sink.text == "0\n1\n2\n")
+    #expect(output.pacer?.accuracy?.lines == 3)
+  }
+}
