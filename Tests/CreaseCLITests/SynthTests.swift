@@ -116,6 +116,10 @@ struct PacedReplayTests {
     process.standardInput = input
     process.standardOutput = output
     try process.run()
+    // If the cue never came, stop the process so the read below ends instead of hanging.
+    let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
+    defer { watchdog.cancel() }
     let lines =
       #"{"t":0,"kind":"hinge","angle":1,"status":"closed"}"# + "\n"
       + #"{"t":100000000,"kind":"hinge","angle":40,"status":"partiallyOpen"}"# + "\n"
