@@ -146,6 +146,14 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     endOfInput = EndOfInput(endTime: nil, pendingTimers: context.timers.pending)
   }
 
+  /// Appends the cues produced so far to `buffer`, in output order, and forgets them.
+  /// - Complexity: O(*c*), where *c* is the number of cues; no allocation once `buffer` has
+  ///   grown to its working size.
+  public mutating func drainCues(into buffer: inout [Cue]) {
+    buffer.append(contentsOf: context.cues)
+    context.cues.removeAll(keepingCapacity: true)
+  }
+
   /// Calls `body` with each cue produced so far, in output order, and forgets them.
   /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
   public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows {

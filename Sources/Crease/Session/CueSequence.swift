@@ -49,16 +49,10 @@ public struct CueSequence<Base: AsyncSequence>: AsyncSequence where Base.Element
           baseIsExhausted = true
           engine.finish(source: 0)
         }
-        Self.drain(&engine, into: &ready)
+        engine.drainCues(into: &ready)
       }
       defer { nextIndex += 1 }
       return ready[nextIndex]
-    }
-
-    /// A function of its own so the closure captures the buffer, not the iterator that owns
-    /// the engine.
-    private static func drain(_ engine: inout Engine<Pipeline>, into cues: inout [Cue]) {
-      engine.drainCues { cues.append($0) }
     }
   }
 }

@@ -317,19 +317,13 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     }
 
     mutating func writeCues() throws {
-      Self.drain(&engine, into: &drained)
+      engine.drainCues(into: &drained)
       let format = replay.format
       for cue in drained {
         summary.record(cue)
         try cueOutput.write(at: cue.t) { format.encode(cue, into: &$0) }
       }
       drained.removeAll(keepingCapacity: true)
-    }
-
-    /// A function of its own so the closure captures the buffer, not the run that owns the
-    /// engine.
-    static func drain(_ engine: inout Engine<Processor>, into cues: inout [Cue]) {
-      engine.drainCues { cues.append($0) }
     }
   }
 }
