@@ -31,7 +31,7 @@ let package = Package(
     .target(name: "CJSONCLoop", dependencies: ["CJSONC"], path: "Benchmarks/CJSONCLoop"),
     .executableTarget(
       name: "crease-bench",
-      dependencies: ["Crease", "CreaseIO", "CJSONCLoop"],
+      dependencies: ["Crease", "CreaseIO", "CreaseSynth", "CJSONCLoop"],
       path: "Benchmarks/crease-bench"
     ),
     .testTarget(name: "CreaseTests", dependencies: ["Crease"]),

@@ -2,6 +2,13 @@ import Glibc
 
 /// Wall-clock timing for the benchmark (never used by tests).
 enum Measure {
+  /// The monotonic clock in whole nanoseconds.
+  static func nanoseconds() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+  }
+
   static func now() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)

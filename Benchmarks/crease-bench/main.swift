@@ -7,6 +7,11 @@ import Glibc
 // Absolute times are printed for context only; the ratios are what to quote.
 
 let arguments = CommandLine.arguments
+// `--session-events N`: only feed N events through the library (for the allocation count).
+if arguments.count == 3, arguments[1] == "--session-events", let count = Int(arguments[2]) {
+  InProcess.feed(count)
+  exit(0)
+}
 let lineCount = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 let repetitions = 3
 let dataDirectory = "Benchmarks/.data"
@@ -58,4 +63,16 @@ if access(crease, X_OK) == 0 {
   }
 } else {
   print("\n(build `crease` in the same configuration to measure its peak RSS: swift build -c release)")
+}
+
+// The library API in-process: latency per event and allocations per event in steady state.
+let latency = InProcess.latencies(events: 1_000_000)
+print("\nin-process latency per event (CreaseSession, 1,000,000 events of the day scenario):")
+print("  p50 \(latency[0]) ns, p99 \(latency[1]) ns, p99.9 \(latency[2]) ns, max \(latency[3]) ns")
+if let perEvent = try InProcess.allocationsPerEvent(executable: arguments[0]) {
+  print(
+    "heap allocations per event in steady state (valgrind, 60,000 vs 20,000 events): \(BenchRow.format(perEvent, 3))"
+  )
+} else {
+  print("(install valgrind to count heap allocations per event)")
 }

@@ -180,15 +180,15 @@ struct AccessoryTests {
   @Test(
     "each condition, taken away, makes the accessory ineligible and is named",
     arguments: [
-      (Event.Payload.app(.background), AccessoryCondition.foreground),
+      (Event.Payload.app(.background), AccessoryConditions.foreground),
       (.session(SessionState(running: false, previewVisible: true)), .session),
       (.session(SessionState(running: true, previewVisible: false)), .preview),
       (.display(DisplayChange(display: .outer, fullScreen: true)), .innerFullScreen),
       (.display(DisplayChange(display: .inner, fullScreen: false)), .innerFullScreen),
     ])
-  func conditions(removal: Event.Payload, condition: AccessoryCondition) {
+  func conditions(removal: Event.Payload, condition: AccessoryConditions) {
     #expect(
-      Self.eligibility(Self.all + [removal]).last == .accessoryEligible(eligible: false, missing: [condition])
+      Self.eligibility(Self.all + [removal]).last == .accessoryEligible(eligible: false, missing: condition)
     )
   }
 

@@ -11,17 +11,15 @@ struct AccessoryEligibility: Sendable {
 
   private var reported: Bool?
 
-  /// The unmet conditions, in the order cues list them.
-  var missing: [AccessoryCondition] {
-    AccessoryCondition.allCases.filter { condition in
-      switch condition {
-      case .foreground: !foreground
-      case .session: !running
-      case .preview: !previewVisible
-      case .open: committed == nil || committed == .closed || committed == .unknown
-      case .innerFullScreen: !innerFullScreen
-      }
-    }
+  /// The unmet conditions.
+  var missing: AccessoryConditions {
+    var missing: AccessoryConditions = []
+    if !foreground { missing.insert(.foreground) }
+    if !running { missing.insert(.session) }
+    if !previewVisible { missing.insert(.preview) }
+    if committed != .partiallyOpen && committed != .fullyOpen { missing.insert(.open) }
+    if !innerFullScreen { missing.insert(.innerFullScreen) }
+    return missing
   }
 
   /// The cue to emit after an input changed: the first one always, then on a change of

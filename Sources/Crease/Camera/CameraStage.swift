@@ -246,20 +246,50 @@ struct CameraStage: Sendable {
   ) -> (GapCause, DropReason?) {
     if let previous = last.camera, let camera, previous != camera { return (.cameraSwitch, nil) }
     let windowStart = last.t - configuration.switchWindow
-    let triggers = [streams[index].latestInput, latestDisplayEvent, latestClosedChangeSince]
-    if triggers.contains(where: { $0.map { $0 >= windowStart && $0 <= now } ?? false }) {
+    func inWindow(_ trigger: Nanoseconds?) -> Bool { trigger.map { $0 >= windowStart && $0 <= now } ?? false }
+    if inWindow(streams[index].latestInput) || inWindow(latestDisplayEvent)
+      || inWindow(latestClosedChangeSince)
+    {
       return (.cameraSwitch, nil)
     }
-    var counts = [0, 0, 0]
-    var earliest: [Nanoseconds] = [.max, .max, .max]
-    for drop in streams[index].drops where drop.pts > last.pts && drop.pts < pts {
-      let reason = Int(DropReason.allCases.firstIndex(of: drop.reason)!)
-      counts[reason] += 1
-      earliest[reason] = min(earliest[reason], drop.pts)
+    var tally = DropTally()
+    for drop in streams[index].drops where drop.pts > last.pts && drop.pts < pts { tally.add(drop) }
+    guard let reason = tally.mostCommon else { return (.unexplained, nil) }
+    return (.reportedDrop, reason)
+  }
+
+  /// Counts drop reasons without allocating: the most common wins, a tie goes to the reason
+  /// whose first drop came earliest.
+  private struct DropTally {
+    private var counts = (0, 0, 0)
+    private var earliest = (Nanoseconds.max, Nanoseconds.max, Nanoseconds.max)
+
+    mutating func add(_ drop: ReportedDrop) {
+      switch drop.reason {
+      case .frameWasLate:
+        counts.0 += 1
+        earliest.0 = min(earliest.0, drop.pts)
+      case .outOfBuffers:
+        counts.1 += 1
+        earliest.1 = min(earliest.1, drop.pts)
+      case .discontinuity:
+        counts.2 += 1
+        earliest.2 = min(earliest.2, drop.pts)
+      }
     }
-    guard let most = counts.max(), most > 0 else { return (.unexplained, nil) }
-    let winner = counts.indices.filter { counts[$0] == most }.min { earliest[$0] < earliest[$1] }!
-    return (.reportedDrop, DropReason.allCases[winner])
+
+    var mostCommon: DropReason? {
+      var best: (reason: DropReason, count: Int, earliest: Nanoseconds)?
+      for (reason, count, first) in [
+        (DropReason.frameWasLate, counts.0, earliest.0), (.outOfBuffers, counts.1, earliest.1),
+        (.discontinuity, counts.2, earliest.2),
+      ] where count > 0 {
+        if best == nil || count > best!.count || (count == best!.count && first < best!.earliest) {
+          best = (reason, count, first)
+        }
+      }
+      return best?.reason
+    }
   }
 
   // MARK: Decisions

@@ -27,6 +27,8 @@ struct DirectionMaps: Sendable {
 
   /// The front constituent facing the person, if the map names one.
   var frontCameraFacingUser: Camera? {
-    [Camera.outerFront, .innerFront].first { current?.toward.contains($0) == true }
+    guard let toward = current?.toward else { return nil }
+    if toward.contains(.outerFront) { return .outerFront }
+    return toward.contains(.innerFront) ? .innerFront : nil
   }
 }

@@ -31,8 +31,16 @@ struct FrameCadence: Sendable {
     next = (next + 1) % Self.window
     count = Swift.min(count + 1, Self.window)
     guard count >= Self.minimumSamples else { return }
-    for index in 0..<count { scratch[index] = deltas[index] }
-    scratch[0..<count].sort()
+    // An insertion sort in place: at most 15 values, and a slice sort would copy.
+    for index in 0..<count {
+      let value = deltas[index]
+      var position = index
+      while position > 0 && scratch[position - 1] > value {
+        scratch[position] = scratch[position - 1]
+        position -= 1
+      }
+      scratch[position] = value
+    }
     nominal = Nanoseconds(scratch[count / 2])
   }
 

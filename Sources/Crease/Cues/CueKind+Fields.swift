@@ -68,7 +68,7 @@ extension CueKind {
       if let reason { try body("reason", .name(reason.rawValue)) }
     case .accessoryEligible(let eligible, let missing):
       try body("eligible", .bool(eligible))
-      try body("missing", .names(missing.map(\.rawValue)))
+      try body("missing", .names(missing.names))
     case .mark(let label):
       try body("label", .text(label))
     }

@@ -1,0 +1,77 @@
+import Crease
+import CreaseSynth
+import Glibc
+
+/// The library API measured in-process: per-event latency and heap allocations per event.
+enum InProcess {
+  /// A realistic mix of events (a minute of the `day` scenario without its `end`), generated
+  /// once so the measured run creates no events of its own.
+  static let base: [Event] = Scenario.day.generate(SynthOptions(seed: 11, duration: 60)).events.filter {
+    $0.payload != .end
+  }
+
+  /// Feeds `count` events through a session, the base mix over and over with time shifted, and
+  /// calls `measure` around each event.
+  static func feed(_ count: Int, measure: (Int, () -> Void) -> Void = { $1() }) {
+    var session = try! CreaseSession()
+    var cues: [Cue] = []
+    cues.reserveCapacity(64)
+    let span = (base.last!.t - base.first!.t) + Nanoseconds(33_333_333)
+    var offset = Nanoseconds.zero
+    var index = 0
+    for fed in 0..<count {
+      var event = base[index]
+      event.t = event.t + offset
+      if case .frame(var frame) = event.payload {
+        frame.pts = PresentationTime(nanoseconds: (frame.pts.nanoseconds + offset).rawValue)
+        event.payload = .frame(frame)
+      }
+      measure(fed) {
+        session.send(event)
+        session.drainCues { cues.append($0) }
+      }
+      cues.removeAll(keepingCapacity: true)
+      index += 1
+      if index == base.count {
+        index = 0
+        offset = offset + span
+      }
+    }
+  }
+
+  /// Per-event latency percentiles in ns: p50, p99, p99.9, max.
+  static func latencies(events count: Int) -> [Int64] {
+    var samples = [Int64](repeating: 0, count: count)
+    feed(count) { fed, body in
+      let start = Measure.nanoseconds()
+      body()
+      samples[fed] = Measure.nanoseconds() - start
+    }
+    samples.sort()
+    return [0.5, 0.99, 0.999].map { samples[min(count - 1, Int(Double(count) * $0))] } + [samples[count - 1]]
+  }
+
+  /// Heap allocations per event in steady state: this benchmark run twice under valgrind with
+  /// two event counts; the difference divided by the extra events. `nil` without valgrind.
+  static func allocationsPerEvent(executable: String) throws -> Double? {
+    guard Spawn.commandExists("valgrind") else { return nil }
+    func allocations(_ count: Int) throws -> Int? {
+      let log = "Benchmarks/.data/valgrind-\(count).log"
+      try Spawn.run("valgrind --log-file=\(log) \(executable) --session-events \(count) > /dev/null 2>&1")
+      guard let file = fopen(log, "r") else { return nil }
+      defer { fclose(file) }
+      var line: UnsafeMutablePointer<CChar>?
+      var capacity = 0
+      defer { free(line) }
+      while getline(&line, &capacity, file) > 0 {
+        // "==123== total heap usage: 1,234 allocs, 1,230 frees, 56,789 bytes allocated"
+        let words = String(cString: line!).split(separator: " ")
+        guard let usage = words.firstIndex(of: "usage:"), usage + 1 < words.count else { continue }
+        return Int(words[usage + 1].filter(\.isNumber))
+      }
+      return nil
+    }
+    guard let small = try allocations(20_000), let large = try allocations(60_000) else { return nil }
+    return Double(large - small) / 40_000
+  }
+}
