@@ -55,6 +55,8 @@ struct CameraStage: Sendable {
 
   /// Deltas this much alike (a quarter of the held delta) confirm a rate change.
   private static let rateChangeTolerance = 4
+  /// Drops held between two frames at most; older ones are forgotten.
+  private static let maximumHeldDrops = 4096
   /// Alike deltas after a two-frame gap that make it a rate change.
   private static let rateChangeConfirmations = 2
 
@@ -89,6 +91,8 @@ struct CameraStage: Sendable {
     case .drop(let drop):
       let index = streamIndex(drop.stream)
       if let last = streams[index].last, drop.pts.nanoseconds <= last.pts { return }
+      // A stream that drops without delivering must not grow memory without bound.
+      if streams[index].drops.count == Self.maximumHeldDrops { streams[index].drops.removeFirst() }
       streams[index].drops.append(ReportedDrop(pts: drop.pts.nanoseconds, reason: drop.reason))
     case .input(let stream, let camera):
       let index = streamIndex(stream)
