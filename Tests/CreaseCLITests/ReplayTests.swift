@@ -173,6 +173,9 @@ struct ReplayTests {
     #expect(run.status == .dataError)
     #expect(run.error.contains("<stdin>:1:1048577: error: line is 3145760 bytes long"))
     #expect(run.output == #"{"t":1,"since":1,"cue":"mark","label":"after"}"# + "\n")
+    let directory = temporaryDirectory()
+    _ = CreaseRun(["replay", "--rejects", "\(directory)/rejects.jsonl", "-"], input: Array(input.utf8))
+    #expect(contents(of: "\(directory)/rejects.jsonl") == huge, "the whole line, streamed to the rejects file")
   }
 
   @Test("a binary file passed as a trace gives errors, not a crash")

@@ -1,0 +1,42 @@
+import Crease
+import CreaseIO
+import Testing
+
+@Suite("Trace encoder")
+struct TraceEncoderTests {
+  static let records: [TraceRecord] = [
+    .header(TraceHeader(device: "iPhone Duo", os: "27.1", nominalFrameRates: [.video: 29.97, "aux": 60])),
+    .header(TraceHeader()),
+    .event(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(0.1 + 0.2), status: .partiallyOpen)))),
+    .event(Event(t: 1, .hinge(HingeDelivery(angle: .radians(1e-7), status: .unknown)))),
+    .event(Event(t: 2, .hinge(nil))),
+    .event(Event(t: 3, .frame(Frame(pts: PresentationTime(value: -1001, timescale: 30000)!, camera: .innerFront)))),
+    .event(Event(t: 4, .frame(Frame(stream: "aux", pts: PresentationTime(nanoseconds: 5))))),
+    .event(Event(t: 5, .drop(Drop(pts: PresentationTime(value: 7, timescale: 600)!, reason: .discontinuity)))),
+    .event(Event(t: 6, .input(stream: "aux", camera: .backTelephoto))),
+    .event(Event(t: 7, .direction(DirectionUpdate(view: "pip", toward: CameraSet(), away: CameraSet(Camera.allCases))))),
+    .event(Event(t: 8, .display(DisplayChange(display: .inner, fullScreen: false)))),
+    .event(Event(t: 9, .app(.background))),
+    .event(Event(t: 10, .session(SessionState(running: true, previewVisible: nil)))),
+    .event(Event(t: 11, .session(SessionState(running: false, previewVisible: true)))),
+    .event(Event(t: 12, .mark(label: "quote \" backslash \\ newline \n tab \t é"))),
+    .event(Event(t: .max, .end)),
+  ]
+
+  @Test("every kind reads back as the same record, exact doubles and CMTime included", arguments: Self.records)
+  func roundTrip(record: TraceRecord) throws {
+    var bytes: [UInt8] = []
+    TraceEncoder.encode(record, into: &bytes)
+    #expect(bytes.last == 0x0A)
+    #expect(bytes.dropLast().allSatisfy { $0 != 0x0A }, "one line")
+    let line = String(decoding: bytes.dropLast(), as: UTF8.self)
+    #expect(try parse(line) == record, "\(line)")
+  }
+
+  @Test("t and kind come first")
+  func keyOrder() {
+    var bytes: [UInt8] = []
+    TraceEncoder.encode(.event(Event(t: 5, .app(.foreground))), into: &bytes)
+    #expect(String(decoding: bytes, as: UTF8.self) == #"{"t":5,"kind":"app","state":"foreground"}"# + "\n")
+  }
+}
