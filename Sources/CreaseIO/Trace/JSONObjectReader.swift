@@ -19,7 +19,9 @@ struct JSONObjectReader {
 
   func member(_ key: String) -> Member {
     var value: OpaquePointer?
-    guard json_object_object_get_ex(object, key, &value) != 0 else { return .absent }
+    // withCString lends the string's own bytes; passing the String itself would copy them to the heap.
+    let found = key.withCString { json_object_object_get_ex(object, $0, &value) }
+    guard found != 0 else { return .absent }
     return value.map { .value($0) } ?? .null
   }
 
