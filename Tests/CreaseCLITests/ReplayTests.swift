@@ -175,7 +175,8 @@ struct ReplayTests {
     #expect(run.output == #"{"t":1,"since":1,"cue":"mark","label":"after"}"# + "\n")
     let directory = temporaryDirectory()
     _ = CreaseRun(["replay", "--rejects", "\(directory)/rejects.jsonl", "-"], input: Array(input.utf8))
-    #expect(contents(of: "\(directory)/rejects.jsonl") == huge, "the whole line, streamed to the rejects file")
+    #expect(
+      contents(of: "\(directory)/rejects.jsonl") == huge, "the whole line, streamed to the rejects file")
   }
 
   @Test("a binary file passed as a trace gives errors, not a crash")

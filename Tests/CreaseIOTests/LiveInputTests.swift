@@ -122,3 +122,30 @@ struct PacerTests {
     #expect(output.pacer?.accuracy?.lines == 3)
   }
 }
+
+@Suite("Progress on a terminal")
+struct ProgressReporterTests {
+  @Test("silent for the first second, then a percentage in place, erased at the end")
+  func progress() throws {
+    let clock = ManualClock()
+    let sink = MemorySink()
+    let progress = ProgressReporter(sink: sink, total: 1000, clock: clock)
+    try progress.update(done: 100)
+    #expect(sink.text.isEmpty)
+    clock.advance(by: .milliseconds(1000))
+    try progress.update(done: 420)
+    try progress.update(done: 421)
+    try progress.update(done: 1000)
+    try progress.finish()
+    #expect(sink.text == "\rcrease: 42%\rcrease: 100%\r\u{1B}[K")
+  }
+
+  @Test("a replay that ends within a second shows nothing")
+  func quick() throws {
+    let sink = MemorySink()
+    let progress = ProgressReporter(sink: sink, total: 10, clock: ManualClock())
+    try progress.update(done: 5)
+    try progress.finish()
+    #expect(sink.text.isEmpty)
+  }
+}

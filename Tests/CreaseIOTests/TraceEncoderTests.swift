@@ -10,11 +10,16 @@ struct TraceEncoderTests {
     .event(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(0.1 + 0.2), status: .partiallyOpen)))),
     .event(Event(t: 1, .hinge(HingeDelivery(angle: .radians(1e-7), status: .unknown)))),
     .event(Event(t: 2, .hinge(nil))),
-    .event(Event(t: 3, .frame(Frame(pts: PresentationTime(value: -1001, timescale: 30000)!, camera: .innerFront)))),
+    .event(
+      Event(t: 3, .frame(Frame(pts: PresentationTime(value: -1001, timescale: 30000)!, camera: .innerFront)))),
     .event(Event(t: 4, .frame(Frame(stream: "aux", pts: PresentationTime(nanoseconds: 5))))),
-    .event(Event(t: 5, .drop(Drop(pts: PresentationTime(value: 7, timescale: 600)!, reason: .discontinuity)))),
+    .event(
+      Event(t: 5, .drop(Drop(pts: PresentationTime(value: 7, timescale: 600)!, reason: .discontinuity)))),
     .event(Event(t: 6, .input(stream: "aux", camera: .backTelephoto))),
-    .event(Event(t: 7, .direction(DirectionUpdate(view: "pip", toward: CameraSet(), away: CameraSet(Camera.allCases))))),
+    .event(
+      Event(
+        t: 7, .direction(DirectionUpdate(view: "pip", toward: CameraSet(), away: CameraSet(Camera.allCases))))
+    ),
     .event(Event(t: 8, .display(DisplayChange(display: .inner, fullScreen: false)))),
     .event(Event(t: 9, .app(.background))),
     .event(Event(t: 10, .session(SessionState(running: true, previewVisible: nil)))),
@@ -23,7 +28,8 @@ struct TraceEncoderTests {
     .event(Event(t: .max, .end)),
   ]
 
-  @Test("every kind reads back as the same record, exact doubles and CMTime included", arguments: Self.records)
+  @Test(
+    "every kind reads back as the same record, exact doubles and CMTime included", arguments: Self.records)
   func roundTrip(record: TraceRecord) throws {
     var bytes: [UInt8] = []
     TraceEncoder.encode(record, into: &bytes)

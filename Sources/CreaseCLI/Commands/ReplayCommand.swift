@@ -58,6 +58,7 @@ enum ReplayCommand: Subcommand {
     if replay.loops > 1 && arguments.positionals.contains("-") {
       throw UsageError("Standard input cannot be replayed more than once ('--loop' needs files).")
     }
+    replay.progress = progressReporter(for: sources, streams: streams)
     let paths = arguments.positionals
     var (summary, pipeline) = try replay.run(
       sources, reopen: { index in try FileSource(path: paths[index]) }, to: outputs)
@@ -97,5 +98,13 @@ enum ReplayCommand: Subcommand {
     let fraction = microseconds % 1000
     return "\(microseconds / 1000)" + (fraction == 0 ? "" : "." + String(String(fraction + 1000).dropFirst()))
       + " ms"
+  }
+
+  /// A percentage on standard error when it is a terminal and every input is a regular file.
+  static func progressReporter(for sources: [ByteSource], streams: StandardStreams) -> ProgressReporter? {
+    guard (streams.error as? FileSink)?.isTerminal == true else { return nil }
+    let sizes = sources.map { ($0 as? FileSource)?.regularFileSize }
+    guard sizes.allSatisfy({ $0 != nil }) else { return nil }
+    return ProgressReporter(sink: streams.error, total: sizes.reduce(0) { $0 + $1! })
   }
 }

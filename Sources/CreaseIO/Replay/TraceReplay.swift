@@ -44,6 +44,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   public var idleAdvance: Nanoseconds?
   /// The wall clock idle advance follows.
   public var clock: WallClock = SystemClock()
+  /// Shows how far through the input the replay is, on a terminal.
+  public var progress: ProgressReporter?
 
   private let makeProcessor: () -> Processor
   private let reorderWindow: Nanoseconds
@@ -121,7 +123,12 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
 
     mutating func readAll() throws {
       defer { summary.pendingTimers = engine.endOfInput?.pendingTimers.count ?? 0 }
+      var lines = 0
       while let source = engine.sourceToRead {
+        lines += 1
+        if let progress = replay.progress, lines % 4096 == 0 {
+          try progress.update(done: readers.reduce(0) { $0 + $1.bytesRead })
+        }
         guard let keepGoing = try readLine(from: source) else {
           engine.finish(source: source)
           continue
@@ -136,6 +143,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       summary.endTime = engine.endOfInput?.endTime
       try writeCues()
       try cueOutput.flush()
+      try replay.progress?.finish()
       summary.pacing = cueOutput.pacer?.accuracy
       try reportTotals()
     }

@@ -48,6 +48,9 @@ public final class FileSink: ByteSink {
     self.init(descriptor: descriptor, name: path, closesDescriptor: true)
   }
 
+  /// Whether the descriptor is a terminal.
+  public var isTerminal: Bool { isatty(descriptor) == 1 }
+
   /// Standard output.
   public static func standardOutput() -> FileSink { FileSink(descriptor: 1, name: "<stdout>") }
   /// Standard error, unbuffered in effect: it is flushed after every write.

@@ -46,6 +46,13 @@ public final class FileSource: ByteSource {
     self.init(descriptor: descriptor, name: path, closesDescriptor: true)
   }
 
+  /// The file's size in bytes when it is a regular file (not a pipe or a terminal).
+  public var regularFileSize: Int? {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int(status.st_size)
+  }
+
   /// Standard input, named `<stdin>` in diagnostics.
   public static func standardInput() -> FileSource { FileSource(descriptor: 0, name: "<stdin>") }
 

@@ -21,6 +21,8 @@ public final class LineReader {
   public private(set) var lineNumber = 0
   /// The source being read.
   public let source: ByteSource
+  /// Bytes read from the source so far.
+  public private(set) var bytesRead = 0
 
   private let storage: UnsafeMutableRawBufferPointer
   private var start = 0
@@ -81,6 +83,7 @@ public final class LineReader {
       start = 0
     }
     let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[end...]))
+    bytesRead += count
     if count == 0 { sourceIsExhausted = true } else { end += count }
   }
 
@@ -93,6 +96,7 @@ public final class LineReader {
     end = 0
     while true {
       let count = try source.read(into: storage)
+      bytesRead += count
       guard count > 0 else {
         sourceIsExhausted = true
         break
