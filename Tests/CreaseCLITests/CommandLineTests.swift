@@ -45,7 +45,7 @@ struct CommandLineUsageTests {
       (["replay"], "Error: Missing expected argument '<trace> ...'."),
       (
         ["replay", "-f", "jsn", "x"],
-        "Error: The value 'jsn' is invalid for '--format': expected one of jsonl, text. Did you mean 'jsonl'?"
+        "Error: The value 'jsn' is invalid for '--format': expected one of jsonl, text, chrome. Did you mean 'jsonl'?"
       ),
       (["replay", "--strict=yes", "x"], "Error: The flag '--strict' takes no value."),
       (["replay", "-", "-"], "Error: Standard input ('-') can be read only once."),

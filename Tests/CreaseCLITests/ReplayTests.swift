@@ -227,3 +227,36 @@ struct ReplayTests {
     #expect(contents(of: "\(directory)/cues.jsonl") == contents(of: tracePath("every-kind.cues.jsonl")))
   }
 }
+
+@Suite("crease replay -f chrome")
+struct ChromeFormatTests {
+  func events(_ arguments: String...) throws -> [[String: Any]] {
+    let run = CreaseRun(arguments)
+    let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+    return try #require(object?["traceEvents"] as? [[String: Any]])
+  }
+
+  @Test("the hinge angle is a counter track, cues are instants, masks and gaps are slices")
+  func tracks() throws {
+    let events = try events("replay", "-f", "chrome", tracePath("fold-while-recording.jsonl"))
+    let hingeLines = contents(of: tracePath("fold-while-recording.jsonl"))!.split(separator: "\n")
+      .filter { $0.contains(#""kind":"hinge""#) }
+    let phases = events.map { $0["ph"] as! String }
+    #expect(phases.filter { $0 == "C" }.count == hingeLines.count)
+    #expect(phases.filter { $0 == "B" }.count == phases.filter { $0 == "E" }.count)
+    #expect(phases.contains("B"))
+    let gap = try #require(events.first { $0["ph"] as? String == "X" })
+    #expect(gap["name"] as? String == "gap video")
+    #expect((gap["args"] as? [String: Any])?["cause"] as? String == "cameraSwitch")
+    let jsonl = CreaseRun("replay", tracePath("fold-while-recording.jsonl")).output.split(separator: "\n")
+    let slices = jsonl.filter { $0.contains(#""cue":"camera.mask""#) || $0.contains(#""cue":"camera.gap""#) }
+    #expect(phases.filter { $0 == "i" }.count == jsonl.count - slices.count, "every other cue is an instant")
+  }
+
+  @Test("the output stays valid JSON when --strict stops early, and is the same every run")
+  func strictAndDeterministic() throws {
+    _ = try events("replay", "-f", "chrome", "--strict", tracePath("bad-lines.jsonl"))
+    let first = CreaseRun("replay", "-f", "chrome", tracePath("every-kind.jsonl")).output
+    #expect(CreaseRun("replay", "-f", "chrome", tracePath("every-kind.jsonl")).output == first)
+  }
+}

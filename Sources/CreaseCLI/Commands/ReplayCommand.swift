@@ -13,7 +13,7 @@ enum ReplayCommand: Subcommand {
     arguments: [TraceInputs.traceArgument],
     options: [
       TraceInputs.configOption,
-      .init(["-f", "--format"], value: "format", help: "Cue format: jsonl (default) or text."),
+      .init(["-f", "--format"], value: "format", help: "Cue format: jsonl (default), text or chrome."),
       .init(["-o", "--output"], value: "file", help: "Write cues to a file instead of standard output."),
       .init(["--summary"], help: "Print line counts and cue latencies on standard error."),
       .init(["--strict"], help: "Stop at the first bad or late line (exit 65)."),

@@ -123,6 +123,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
 
     mutating func readAll() throws {
       defer { summary.pendingTimers = engine.endOfInput?.pendingTimers.count ?? 0 }
+      try outputs.cues.write(replay.format.prologue)
       var lines = 0
       while let source = engine.sourceToRead {
         lines += 1
@@ -143,6 +144,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       summary.endTime = engine.endOfInput?.endTime
       try writeCues()
       try cueOutput.flush()
+      try outputs.cues.write(replay.format.epilogue)
       try replay.progress?.finish()
       summary.pacing = cueOutput.pacer?.accuracy
       try reportTotals()
@@ -201,7 +203,12 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         let event = shifted(read, source: source)
         if case .end = event.payload, loopStates[source].index + 1 < replay.loops { break }
         noteRead(event.t)
-        switch engine.push(event, from: source) {
+        let admission = engine.push(event, from: source)
+        if admission == .accepted && replay.format.showsInput {
+          let format = replay.format
+          try cueOutput.write(at: event.t) { format.encode(input: event, into: &$0) }
+        }
+        switch admission {
         case .accepted:
           if case .end = event.payload { return try finishAfterEnd(of: source) }
         case .late(let behind):
