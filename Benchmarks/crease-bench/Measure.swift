@@ -67,9 +67,9 @@ struct BenchRow {
 
   static func printTable(_ rows: [BenchRow], baseline: BenchRow) {
     let width = rows.map(\.name.count).max() ?? 0
-    print(pad("tool", width) + "   lines/s        MB/s   crease speed ÷ tool speed")
+    print(pad("tool", width) + "   lines/s        MB/s   speed ÷ \(baseline.name)")
     for row in rows {
-      let ratio = row.seconds / baseline.seconds
+      let ratio = baseline.seconds / row.seconds
       print(
         pad(row.name, width) + "  " + pad(format(Double(row.lines) / row.seconds, 0), 9, left: true) + "  "
           + pad(format(Double(row.bytes) / row.seconds / 1e6, 1), 9, left: true) + "   "

@@ -92,7 +92,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   /// The state of one replay.
   private struct Run {
     let replay: TraceReplay
-    var readers: [LineReader]
+    var readers: [RecordSource]
     let outputs: Outputs
     var reopen: ((Int) throws -> ByteSource)?
     var loopStates: [Loop]
@@ -109,7 +109,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
 
     init(replay: TraceReplay, sources: [ByteSource], outputs: Outputs) {
       self.replay = replay
-      self.readers = sources.map { LineReader(source: $0) }
+      self.readers = sources.map(RecordSource.init)
       self.outputs = outputs
       self.engine = Engine(
         processor: replay.makeProcessor(), sourceCount: max(1, sources.count),
@@ -150,29 +150,46 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       try reportTotals()
     }
 
-    /// Reads and handles one line of `source`: `nil` at the end of the source, `false` when
-    /// `--strict` must stop.
+    /// Reads and handles one line or record of `source`: `nil` at the end of the source,
+    /// `false` when `--strict` must stop.
     mutating func readLine(from source: Int) throws -> Bool? {
-      if !readers[source].hasBufferedLine { try waitForInput(from: source) }
-      let reader = readers[source]
-      let rejects = outputs.rejects
-      guard let line = try reader.next(overflow: { bytes in try rejects?.write(bytes) }) else {
-        guard loopStates[source].index + 1 < replay.loops, let reopen else { return nil }
-        readers[source] = LineReader(source: try reopen(source))
-        loopStates[source].advance()
-        return true
+      switch readers[source] {
+      case .lines(let reader):
+        if !reader.hasBufferedLine { try waitForInput(from: source) }
+        let rejects = outputs.rejects
+        guard let line = try reader.next(overflow: { bytes in try rejects?.write(bytes) }) else {
+          return try endOfSource(source)
+        }
+        summary.sources[source].lines += 1
+        switch line {
+        case .overlong(let length):
+          try rejects?.write("\n")
+          return try reject(
+            source, column: reader.maximumLineLength + 1,
+            "line is \(length) bytes long; the longest line read is \(reader.maximumLineLength) bytes",
+            raw: nil)
+        case .complete(let bytes):
+          return try handle(bytes, from: source)
+        }
+      case .binary(let reader):
+        guard let item = try reader.next() else { return try endOfSource(source) }
+        summary.sources[source].lines += 1
+        switch item {
+        case .bad(let message, _):
+          return try reject(source, column: reader.recordOffset + 1, message, raw: nil)
+        case .record(let record):
+          if let endLine = endLines[source] { return try rejectAfterEnd(source, endLine: endLine, raw: nil) }
+          return try accept(record, from: source, raw: nil)
+        }
       }
-      summary.sources[source].lines += 1
-      switch line {
-      case .overlong(let length):
-        try rejects?.write("\n")
-        return try reject(
-          source, column: reader.maximumLineLength + 1,
-          "line is \(length) bytes long; the longest line read is \(reader.maximumLineLength) bytes", raw: nil
-        )
-      case .complete(let bytes):
-        return try handle(bytes, from: source)
-      }
+    }
+
+    /// The source ran out: `nil`, or `true` when another loop starts it over.
+    mutating func endOfSource(_ source: Int) throws -> Bool? {
+      guard loopStates[source].index + 1 < replay.loops, let reopen else { return nil }
+      readers[source] = RecordSource(try reopen(source))
+      loopStates[source].advance()
+      return true
     }
 
     mutating func handle(_ bytes: UnsafeRawBufferPointer, from source: Int) throws -> Bool {
@@ -180,23 +197,26 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         summary.sources[source].blank += 1
         return true
       }
-      if let endLine = endLines[source] {
-        return try reject(
-          source, column: 1, "a line after this trace's 'end' event (line \(endLine))", raw: bytes)
-      }
-      loopStates[source].records += 1
-      let isFirstRecord = loopStates[source].records == 1
+      if let endLine = endLines[source] { return try rejectAfterEnd(source, endLine: endLine, raw: bytes) }
       let record: TraceRecord
       do {
         record = try parser.parse(bytes)
       } catch {
+        loopStates[source].records += 1
         return try reject(source, column: error.column, error.message, raw: bytes)
       }
       try warnAboutUnknownKeys(source)
+      return try accept(record, from: source, raw: bytes)
+    }
+
+    /// Takes in a well-formed record; `raw` is its line, when it came from JSON Lines.
+    mutating func accept(_ record: TraceRecord, from source: Int, raw: UnsafeRawBufferPointer?) throws -> Bool
+    {
+      loopStates[source].records += 1
       switch record {
       case .header(let header):
-        guard isFirstRecord else {
-          return try reject(source, column: 1, "a header must be the first line of a trace", raw: bytes)
+        guard loopStates[source].records == 1 else {
+          return try reject(source, column: 1, "a header must be the first record of a trace", raw: raw)
         }
         if loopStates[source].index == 0 { engine.apply(header) }
       case .event(let read):
@@ -212,13 +232,17 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         case .accepted:
           if case .end = event.payload { return try finishAfterEnd(of: source) }
         case .late(let behind):
-          return try handleLate(source, behind: behind, raw: bytes)
+          return try handleLate(source, behind: behind, event: event, raw: raw)
         case .afterEnd:
-          return try reject(source, column: 1, "a line after this trace's 'end' event", raw: bytes)
+          return try reject(source, column: 1, "a record after this trace's 'end' event", raw: raw)
         }
       }
       summary.sources[source].processed += 1
       return true
+    }
+
+    mutating func rejectAfterEnd(_ source: Int, endLine: Int, raw: UnsafeRawBufferPointer?) throws -> Bool {
+      try reject(source, column: 1, "a line after this trace's 'end' event (line \(endLine))", raw: raw)
     }
 
     /// The event moved to its loop's trace time (pts too, so frames continue).
@@ -254,7 +278,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     mutating func waitForInput(from source: Int) throws {
       try cueOutput.flush()
       guard let idle = replay.idleAdvance else { return }
-      while try !readers[source].source.waitForInput(timeout: idle, clock: replay.clock) {
+      while try !readers[source].byteSource.waitForInput(timeout: idle, clock: replay.clock) {
         guard let latestRead else { continue }
         engine.advance(to: latestRead.t + (replay.clock.now() - latestRead.wall))
         try writeCues()
@@ -266,17 +290,27 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     /// from it), rejecting every remaining line; `false` when `--strict` must stop.
     mutating func finishAfterEnd(of source: Int) throws -> Bool {
       summary.sources[source].processed += 1
-      endLines[source] = readers[source].lineNumber
+      endLines[source] = readers[source].position
       while let keepGoing = try readLine(from: source) {
         if !keepGoing { return false }
       }
       return true
     }
 
-    mutating func handleLate(_ source: Int, behind: Nanoseconds, raw: UnsafeRawBufferPointer) throws -> Bool {
+    /// Counts a late event and writes it to the late output: its line as read, or, from a
+    /// binary trace, its JSON Lines encoding.
+    mutating func handleLate(
+      _ source: Int, behind: Nanoseconds, event: Event, raw: UnsafeRawBufferPointer?
+    ) throws -> Bool {
       summary.sources[source].late += 1
-      try outputs.late?.write(raw)
-      try outputs.late?.write("\n")
+      if let raw {
+        try outputs.late?.write(raw)
+        try outputs.late?.write("\n")
+      } else {
+        var line: [UInt8] = []
+        TraceEncoder.encode(.event(event), into: &line)
+        try outputs.late?.write(line)
+      }
       let message =
         "late event: \(behind.rawValue) ns behind the latest t of its trace, more than the reorder window"
         + " (\(replay.reorderWindow.rawValue) ns)"
@@ -312,7 +346,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     func diagnose(_ source: Int, column: Int, _ severity: String, _ message: String) throws {
       let reader = readers[source]
       try outputs.diagnostics.write(
-        "\(reader.source.name):\(reader.lineNumber):\(column): \(severity): \(message)\n")
+        "\(reader.byteSource.name):\(reader.position):\(column): \(severity): \(message)\n")
     }
 
     /// Says what the per-line reports left out: bad lines past the limit, and late lines
@@ -339,6 +373,41 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         try cueOutput.write(at: cue.t) { format.encode(cue, into: &$0) }
       }
       drained.removeAll(keepingCapacity: true)
+    }
+  }
+}
+
+/// A source's records: lines of JSON, or records of the binary format (by the `.crtrace`
+/// extension of its name).
+enum RecordSource {
+  case lines(LineReader)
+  case binary(BinaryTraceReader)
+
+  init(_ source: ByteSource) {
+    self =
+      BinaryTraceFormat.isBinary(path: source.name)
+      ? .binary(BinaryTraceReader(source: source)) : .lines(LineReader(source: source))
+  }
+
+  var byteSource: ByteSource {
+    switch self {
+    case .lines(let reader): reader.source
+    case .binary(let reader): reader.source
+    }
+  }
+
+  /// The line number, or the record number, of what was read last (`LINE` in diagnostics).
+  var position: Int {
+    switch self {
+    case .lines(let reader): reader.lineNumber
+    case .binary(let reader): reader.recordNumber
+    }
+  }
+
+  var bytesRead: Int {
+    switch self {
+    case .lines(let reader): reader.bytesRead
+    case .binary(let reader): reader.bytesRead
     }
   }
 }

@@ -1,0 +1,26 @@
+import Crease
+import CreaseIO
+
+/// `crease convert`: JSON Lines ⇄ binary, by extension.
+enum ConvertCommand: Subcommand {
+  static let description = CommandDescription(
+    name: "convert",
+    abstract: "Convert a trace between JSON Lines and the binary format, by extension.",
+    discussion: """
+      A path ending in .crtrace is binary; anything else is JSON Lines. Every record is carried
+      over losslessly, in order; bad records are reported as FILE:LINE:COL and skipped (exit 65).
+      """,
+    arguments: [.init("input", help: "The trace to read ('-' for standard input, JSON Lines).")],
+    options: [.init(["-o", "--output"], value: "file", help: "The trace to write (required).")])
+
+  static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
+    guard let path = arguments.value("--output") else {
+      throw UsageError("Missing expected option '-o <file>'.")
+    }
+    let source = try TraceInputs.open(arguments.positionals, streams: streams)[0]
+    let sink = try FileSink(creatingFileAt: path)
+    let result = try TraceConverter.convert(
+      source, to: sink, binary: BinaryTraceFormat.isBinary(path: path), diagnostics: streams.error)
+    return result.rejected > 0 ? .dataError : .success
+  }
+}

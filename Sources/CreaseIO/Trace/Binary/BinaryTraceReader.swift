@@ -1,0 +1,274 @@
+import Crease
+
+/// Reads a binary trace record by record with a fixed buffer, checking the magic, the version
+/// and every size, and refusing what JSONL would refuse (negative `t`, bad enums, bad CMTime).
+public final class BinaryTraceReader {
+  /// One record, or why it is bad.
+  public enum Item {
+    case record(TraceRecord)
+    /// A bad record; `fatal` when the rest of the file cannot be read (bad magic or version,
+    /// a truncated or oversized record).
+    case bad(message: String, fatal: Bool)
+  }
+
+  public let source: ByteSource
+  /// The 1-based number of the record last returned.
+  public private(set) var recordNumber = 0
+  /// The byte offset of the record last returned, from the start of the file.
+  public private(set) var recordOffset = 0
+  /// Bytes read from the source so far.
+  public private(set) var bytesRead = 0
+
+  private var buffer: [UInt8]
+  private var start = 0
+  private var end = 0
+  private var sourceIsExhausted = false
+  private var checkedHeader = false
+  private var stopped = false
+  private var consumed = 0
+
+  public init(source: ByteSource) {
+    self.source = source
+    buffer = [UInt8](repeating: 0, count: BinaryTraceFormat.maximumRecordLength + (1 << 16))
+  }
+
+  /// The next record, or `nil` at the end.
+  public func next() throws -> Item? {
+    guard !stopped else { return nil }
+    if !checkedHeader {
+      checkedHeader = true
+      if let problem = try readFileHeader() { return stop(problem) }
+    }
+    guard try fill(4) else {
+      return start == end ? nil : stop("truncated record: \(end - start) byte(s) where a length was due")
+    }
+    recordNumber += 1
+    recordOffset = consumed
+    let length = Int(littleEndian: 4)
+    guard length <= BinaryTraceFormat.maximumRecordLength else {
+      return stop("record of \(length) bytes exceeds the \(BinaryTraceFormat.maximumRecordLength)-byte limit")
+    }
+    guard try fill(4 + length) else {
+      return stop("truncated record: \(length) bytes announced, \(end - start - 4) present")
+    }
+    var body = BodyReader(bytes: buffer, position: start + 4, end: start + 4 + length)
+    start += 4 + length
+    consumed += 4 + length
+    do throws(BodyReader.Failure) {
+      let record = try body.record()
+      guard body.position == body.end else {
+        throw BodyReader.Failure("\(body.end - body.position) unexpected byte(s) at the end of the record")
+      }
+      return .record(record)
+    } catch {
+      return .bad(message: error.message, fatal: false)
+    }
+  }
+
+  private func stop(_ message: String) -> Item {
+    stopped = true
+    return .bad(message: message, fatal: true)
+  }
+
+  private func readFileHeader() throws -> String? {
+    let header = BinaryTraceFormat.fileHeader
+    guard try fill(header.count), Array(buffer[start..<(start + 8)]) == BinaryTraceFormat.magic else {
+      return "not a crease binary trace (its first bytes are not the CRTRACE magic)"
+    }
+    let version = UInt16(buffer[start + 8]) | UInt16(buffer[start + 9]) << 8
+    guard version == BinaryTraceFormat.version else {
+      return
+        "unsupported binary trace version \(version); this crease reads version \(BinaryTraceFormat.version)"
+    }
+    start += header.count
+    consumed += header.count
+    return nil
+  }
+
+  /// Makes `count` bytes available from `start`; `false` at the end of the source.
+  private func fill(_ count: Int) throws -> Bool {
+    while end - start < count {
+      if sourceIsExhausted { return false }
+      if start > 0 {
+        buffer.withUnsafeMutableBytes { bytes in
+          bytes.baseAddress!.copyMemory(from: bytes.baseAddress! + start, byteCount: end - start)
+        }
+        end -= start
+        start = 0
+      }
+      let read = try buffer.withUnsafeMutableBytes { bytes in
+        try source.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[end...]))
+      }
+      if read == 0 { sourceIsExhausted = true } else { end += read }
+      bytesRead += read
+    }
+    return true
+  }
+
+  private func Int(littleEndian count: Int) -> Swift.Int {
+    var value = 0
+    for index in 0..<count { value |= Swift.Int(buffer[start + index]) << (8 * index) }
+    return value
+  }
+}
+
+/// Decodes one record body, checking every field.
+private struct BodyReader {
+  struct Failure: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+  }
+
+  let bytes: [UInt8]
+  var position: Int
+  let end: Int
+
+  mutating func record() throws(Failure) -> TraceRecord {
+    let tag = try byte()
+    guard let kind = BinaryTraceFormat.Kind(rawValue: tag) else {
+      throw Failure("unknown record kind \(tag)")
+    }
+    if kind == .header { return .header(try header()) }
+    let raw = Int64(bitPattern: try uint64())
+    guard raw >= 0 else { throw Failure("'t' must not be negative (\(raw))") }
+    let t = Nanoseconds(raw)
+    switch kind {
+    case .header: preconditionFailure("handled above")
+    case .hinge:
+      let form = try byte()
+      if form == 0 { return .event(Event(t: t, .hinge(nil))) }
+      guard form <= 2 else { throw Failure("unknown angle unit \(form)") }
+      let value = Double(bitPattern: try uint64())
+      guard value.isFinite else { throw Failure("'angle' must be a finite number") }
+      let status = try decode("status", BinaryTraceFormat.status)
+      return .event(
+        Event(
+          t: t, .hinge(HingeDelivery(angle: form == 1 ? .degrees(value) : .radians(value), status: status))))
+    case .frame:
+      let stream = try streamName()
+      let pts = try presentationTime()
+      let camera = try byte()
+      guard camera <= UInt8(Camera.allCases.count) else { throw Failure("unknown camera \(camera - 1)") }
+      return .event(
+        Event(
+          t: t,
+          .frame(Frame(stream: stream, pts: pts, camera: camera == 0 ? nil : Camera(rawValue: camera - 1)))))
+    case .drop:
+      let stream = try streamName()
+      let pts = try presentationTime()
+      return .event(
+        Event(
+          t: t, .drop(Drop(stream: stream, pts: pts, reason: try decode("reason", BinaryTraceFormat.reason))))
+      )
+    case .input:
+      let stream = try streamName()
+      guard let camera = Camera(rawValue: try byte()) else { throw Failure("unknown camera") }
+      return .event(Event(t: t, .input(stream: stream, camera: camera)))
+    case .direction:
+      let view = ViewName(rawValue: try string())
+      let toward = CameraSet(rawValue: try byte())
+      let away = CameraSet(rawValue: try byte())
+      guard toward.rawValue < 1 << Camera.allCases.count, away.rawValue < 1 << Camera.allCases.count,
+        toward.intersection(away).isEmpty
+      else { throw Failure("bad camera sets in a direction update") }
+      return .event(Event(t: t, .direction(DirectionUpdate(view: view, toward: toward, away: away))))
+    case .display:
+      let display = try decode("display", BinaryTraceFormat.display)
+      return .event(Event(t: t, .display(DisplayChange(display: display, fullScreen: try flag()))))
+    case .app:
+      return .event(Event(t: t, .app(try decode("state", BinaryTraceFormat.appState))))
+    case .session:
+      let running = try flag()
+      let preview = try byte()
+      guard preview <= 2 else { throw Failure("bad previewVisible \(preview)") }
+      return .event(
+        Event(
+          t: t, .session(SessionState(running: running, previewVisible: preview == 0 ? nil : preview == 2))))
+    case .mark:
+      return .event(Event(t: t, .mark(label: try string())))
+    case .end:
+      return .event(Event(t: t, .end))
+    }
+  }
+
+  private mutating func header() throws(Failure) -> TraceHeader {
+    var header = TraceHeader(version: Int(try uint16()))
+    guard header.version == TraceHeader.currentVersion else {
+      throw Failure("unsupported trace version \(header.version)")
+    }
+    header.device = try optionalString()
+    header.os = try optionalString()
+    for _ in 0..<(try uint16()) {
+      let name = StreamName(rawValue: try string())
+      let fps = Double(bitPattern: try uint64())
+      guard fps.isFinite, fps > 0 else {
+        throw Failure("a stream's fps must be a finite number greater than 0")
+      }
+      header.nominalFrameRates[name] = fps
+    }
+    return header
+  }
+
+  private mutating func need(_ count: Int) throws(Failure) {
+    guard end - position >= count else { throw Failure("the record ends inside a field") }
+  }
+
+  private mutating func byte() throws(Failure) -> UInt8 {
+    try need(1)
+    defer { position += 1 }
+    return bytes[position]
+  }
+
+  private mutating func flag() throws(Failure) -> Bool {
+    let value = try byte()
+    guard value <= 1 else { throw Failure("a flag must be 0 or 1, not \(value)") }
+    return value == 1
+  }
+
+  private mutating func little(_ count: Int) throws(Failure) -> UInt64 {
+    try need(count)
+    var value: UInt64 = 0
+    for index in 0..<count { value |= UInt64(bytes[position + index]) << (8 * index) }
+    position += count
+    return value
+  }
+
+  private mutating func uint16() throws(Failure) -> UInt16 { UInt16(try little(2)) }
+  private mutating func uint32() throws(Failure) -> UInt32 { UInt32(try little(4)) }
+  private mutating func uint64() throws(Failure) -> UInt64 { try little(8) }
+
+  private mutating func string() throws(Failure) -> String {
+    let count = Int(try uint32())
+    try need(count)
+    defer { position += count }
+    guard let text = String(validating: bytes[position..<(position + count)], as: UTF8.self) else {
+      throw Failure("a string is not valid UTF-8")
+    }
+    return text
+  }
+
+  private mutating func optionalString() throws(Failure) -> String? {
+    try flag() ? try string() : nil
+  }
+
+  private mutating func streamName() throws(Failure) -> StreamName {
+    let name = try string()
+    guard !name.isEmpty else { throw Failure("'stream' must not be empty") }
+    return StreamName(rawValue: name)
+  }
+
+  private mutating func presentationTime() throws(Failure) -> PresentationTime {
+    let value = Int64(bitPattern: try uint64())
+    let timescale = Int32(bitPattern: try uint32())
+    guard let pts = PresentationTime(value: value, timescale: timescale) else {
+      throw Failure("'pts' \(value)/\(timescale) is out of range or has a bad timescale")
+    }
+    return pts
+  }
+
+  private mutating func decode<T>(_ name: String, _ value: (UInt8) -> T?) throws(Failure) -> T {
+    let code = try byte()
+    guard let decoded = value(code) else { throw Failure("unknown \(name) \(code)") }
+    return decoded
+  }
+}

@@ -1,0 +1,121 @@
+import Crease
+import CreaseCLI
+import CreaseIO
+import Foundation
+import Testing
+
+@Suite("crease convert and binary traces")
+struct ConvertTests {
+  static let traces = [
+    "every-kind", "disorder", "open-close", "wobble", "fold-while-recording", "flip-around", "dropped-frames",
+    "synth-accessory", "synth-day",
+  ]
+
+  @Test("replaying a trace's binary conversion gives the same cues, byte for byte", arguments: Self.traces)
+  func sameCues(name: String) throws {
+    let directory = temporaryDirectory()
+    let convert = CreaseRun("convert", tracePath("\(name).jsonl"), "-o", "\(directory)/t.crtrace")
+    #expect(convert.status == .success)
+    let binary = CreaseRun("replay", "\(directory)/t.crtrace")
+    #expect(binary.status == .success)
+    #expect(binary.output == contents(of: tracePath("\(name).cues.jsonl")))
+  }
+
+  @Test("binary → JSONL → binary is byte-identical, and so is canonical JSONL → binary → JSONL")
+  func roundTrips() throws {
+    let directory = temporaryDirectory()
+    _ = CreaseRun("convert", tracePath("synth-day.jsonl"), "-o", "\(directory)/a.crtrace")
+    _ = CreaseRun("convert", "\(directory)/a.crtrace", "-o", "\(directory)/b.jsonl")
+    _ = CreaseRun("convert", "\(directory)/b.jsonl", "-o", "\(directory)/c.crtrace")
+    #expect(contents(of: "\(directory)/a.crtrace") == contents(of: "\(directory)/c.crtrace"))
+    #expect(contents(of: "\(directory)/b.jsonl") == contents(of: tracePath("synth-day.jsonl")))
+  }
+
+  @Test("bad lines are reported and skipped; the rest converts")
+  func badLines() {
+    let directory = temporaryDirectory()
+    let run = CreaseRun("convert", tracePath("bad-lines.jsonl"), "-o", "\(directory)/t.crtrace")
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("bad-lines.jsonl:3:46: error: unknown status 'clsed'"))
+    #expect(
+      CreaseRun("replay", "\(directory)/t.crtrace").output == contents(of: tracePath("bad-lines.cues.jsonl")))
+  }
+
+  @Test("convert needs -o")
+  func missingOutput() {
+    let run = CreaseRun("convert", tracePath("every-kind.jsonl"))
+    #expect(run.status == .usage)
+    #expect(run.error.hasPrefix("Error: Missing expected option '-o <file>'."))
+  }
+
+  /// A binary trace of `records` (each already length-prefixed) behind a file header.
+  func binaryTrace(_ body: [UInt8], header: [UInt8] = BinaryTraceFormat.fileHeader) throws -> String {
+    let path = "\(temporaryDirectory())/t.crtrace"
+    let sink = try FileSink(creatingFileAt: path)
+    try sink.write(header + body)
+    try sink.flush()
+    return path
+  }
+
+  func record(_ body: [UInt8]) -> [UInt8] {
+    let count = UInt32(body.count)
+    return (0..<4).map { UInt8(truncatingIfNeeded: count >> (8 * $0)) } + body
+  }
+
+  func encoded(_ record: TraceRecord) -> [UInt8] {
+    var bytes: [UInt8] = []
+    BinaryTraceEncoder.encode(record, into: &bytes)
+    return bytes
+  }
+
+  @Test(
+    "a damaged binary trace gets a clear error at the record and byte it concerns",
+    arguments: [
+      ("magic", "<file>:0:1: error: not a crease binary trace"),
+      ("version", "<file>:0:1: error: unsupported binary trace version 9"),
+      ("truncated", ":2:"),
+      ("oversized", "exceeds the 1048576-byte limit"),
+      ("kind", "unknown record kind 42"),
+      ("negative", "'t' must not be negative"),
+      ("status", "unknown status 7"),
+      ("trailing", "1 unexpected byte(s) at the end of the record"),
+      ("utf8", "a string is not valid UTF-8"),
+      ("timescale", "has a bad timescale"),
+    ])
+  func damaged(kind: String, message: String) throws {
+    let good = encoded(.event(Event(t: 1, .mark(label: "ok"))))
+    var header = BinaryTraceFormat.fileHeader
+    var body: [UInt8]
+    switch kind {
+    case "magic": header[0] = UInt8(ascii: "X"); body = good
+    case "version": header[8] = 9; body = good
+    case "truncated": body = good + Array(good.dropLast(3))
+    case "oversized": body = [0, 0, 0x20, 0] + [1]
+    case "kind": body = record([42])
+    case "negative": body = record([10] + [UInt8](repeating: 0xFF, count: 8))
+    case "status":
+      body = record([1] + [UInt8](repeating: 0, count: 8) + [1] + [UInt8](repeating: 0, count: 8) + [7])
+    case "trailing": body = record(Array(good.dropFirst(4)) + [0])
+    case "utf8": body = record([9] + [UInt8](repeating: 0, count: 8) + [2, 0, 0, 0, 0xC3, 0x28])
+    default:
+      body = record(
+        [2] + [UInt8](repeating: 0, count: 8) + [5, 0, 0, 0] + Array("video".utf8)
+          + [UInt8](repeating: 0, count: 12) + [0])
+    }
+    let path = try binaryTrace(body, header: header)
+    let run = CreaseRun("replay", path)
+    #expect(run.status == .dataError)
+    #expect(run.error.replacingOccurrences(of: path, with: "<file>").contains(message), "\(run.error)")
+  }
+
+  @Test("a damaged record is skipped; the records around it still count")
+  func skipsOneRecord() throws {
+    let path = try binaryTrace(
+      encoded(.event(Event(t: 1, .mark(label: "a")))) + record([42])
+        + encoded(.event(Event(t: 2, .mark(label: "b")))))
+    let run = CreaseRun("replay", "--summary", path)
+    #expect(run.output.split(separator: "\n").count == 2)
+    #expect(run.error.contains(":2:"))
+    #expect(run.error.contains("3 read = 2 processed + 1 rejected"))
+  }
+}
