@@ -8,7 +8,7 @@ public enum CreaseCommand {
 
   static let subcommands: [any Subcommand.Type] = [
     ReplayCommand.self, SynthCommand.self, ScenariosCommand.self, CheckCommand.self, StatsCommand.self,
-    ConvertCommand.self,
+    ConvertCommand.self, PlotCommand.self,
   ]
 
   static let description = CommandDescription(

@@ -1,0 +1,40 @@
+import Crease
+import CreaseIO
+
+/// `crease plot`: a picture of a trace and its cues.
+enum PlotCommand: Subcommand {
+  static let description = CommandDescription(
+    name: "plot",
+    abstract: "Draw a trace as SVG: angle over time, boundaries, status bands, cues, gaps.",
+    discussion: """
+      The hinge angle over time on status bands (closed, partly open, fully open), the
+      configuration's boundaries, motion, settle and threshold cues as markers, marks as lines,
+      and a camera lane with masks, gaps, stalls and mirroring decisions. Hover for details.
+      """,
+    arguments: [
+      .init("trace", help: "The trace to draw (JSON Lines or .crtrace; '-' reads standard input).")
+    ],
+    options: [
+      TraceInputs.configOption,
+      .init(["-o", "--output"], value: "file", help: "The SVG file to write (required)."),
+    ])
+
+  static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
+    guard let path = arguments.value("--output") else {
+      throw UsageError("Missing expected option '-o <file>'.")
+    }
+    let configuration = try TraceInputs.configuration(arguments)
+    let sources = try TraceInputs.open(arguments.positionals, streams: streams)
+    let replay = TraceReplay(reorderWindow: configuration.reorderWindow) {
+      PlotRecorder(configuration: configuration)
+    }
+    let (summary, recorder) = try replay.run(
+      sources, to: .init(cues: DiscardingSink(), diagnostics: streams.error))
+    let plot = SVGPlot(
+      samples: recorder.samples, cues: recorder.cues, configuration: configuration, title: sources[0].name)
+    let sink = try FileSink(creatingFileAt: path)
+    try sink.write(plot.svg)
+    try sink.flush()
+    return summary.total.rejected > 0 ? .dataError : .success
+  }
+}

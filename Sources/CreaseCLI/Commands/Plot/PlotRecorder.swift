@@ -1,0 +1,37 @@
+import Crease
+
+/// Runs the pipeline and keeps what a plot shows: every hinge sample and every cue.
+struct PlotRecorder: EventProcessor, Sendable {
+  typealias TimerTag = Pipeline.TimerTag
+
+  private(set) var pipeline: Pipeline
+  private(set) var samples: [(t: Nanoseconds, degrees: Double)] = []
+  private(set) var cues: [Cue] = []
+
+  init(configuration: Configuration) { pipeline = Pipeline(configuration: configuration) }
+
+  mutating func apply(_ header: TraceHeader) { pipeline.apply(header) }
+
+  mutating func process(_ event: Event, context: inout ProcessingContext<TimerTag>) {
+    if case .hinge(let delivery?) = event.payload { samples.append((event.t, delivery.angle.degrees)) }
+    record(context: &context) { $0.process(event, context: &$1) }
+  }
+
+  mutating func fire(_ tag: TimerTag, context: inout ProcessingContext<TimerTag>) {
+    record(context: &context) { $0.fire(tag, context: &$1) }
+  }
+
+  mutating func finish(context: inout ProcessingContext<TimerTag>) {
+    record(context: &context) { $0.finish(context: &$1) }
+  }
+
+  /// Runs `step` on the pipeline and keeps the cues it added.
+  private mutating func record(
+    context: inout ProcessingContext<TimerTag>,
+    _ step: (inout Pipeline, inout ProcessingContext<TimerTag>) -> Void
+  ) {
+    let before = context.cues.count
+    step(&pipeline, &context)
+    cues.append(contentsOf: context.cues[before...])
+  }
+}
