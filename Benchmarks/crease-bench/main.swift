@@ -25,15 +25,21 @@ print("trace: \(lineCount) lines, \(largeBytes) bytes (\(large))\n")
 
 var rows: [BenchRow] = []
 
-let replay = try Measure.best(of: repetitions) {
-  let replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
-    Pipeline(configuration: .default)
+/// The best time of an in-process replay of `path` (JSON Lines or binary, by extension).
+func replayTime(_ path: String) throws -> Double {
+  try Measure.best(of: repetitions) {
+    let replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
+      Pipeline(configuration: .default)
+    }
+    _ = try replay.run(
+      [try FileSource(path: path)], to: .init(cues: DiscardingSink(), diagnostics: DiscardingSink()))
   }
-  _ = try replay.run(
-    [try FileSource(path: large)], to: .init(cues: DiscardingSink(), diagnostics: DiscardingSink()))
 }
+
 rows.append(
-  BenchRow(name: "crease replay (JSONL, in-process)", seconds: replay, lines: lineCount, bytes: largeBytes))
+  BenchRow(
+    name: "crease replay (JSONL, in-process)", seconds: try replayTime(large), lines: lineCount,
+    bytes: largeBytes))
 
 let binary = "\(dataDirectory)/bench-\(lineCount).crtrace"
 if access(binary, R_OK) != 0 {
@@ -41,16 +47,10 @@ if access(binary, R_OK) != 0 {
     try FileSource(path: large), to: try FileSink(creatingFileAt: binary), binary: true,
     diagnostics: DiscardingSink())
 }
-let binaryReplay = try Measure.best(of: repetitions) {
-  let replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
-    Pipeline(configuration: .default)
-  }
-  _ = try replay.run(
-    [try FileSource(path: binary)], to: .init(cues: DiscardingSink(), diagnostics: DiscardingSink()))
-}
 rows.append(
   BenchRow(
-    name: "crease replay (binary, in-process)", seconds: binaryReplay, lines: lineCount, bytes: largeBytes))
+    name: "crease replay (binary, in-process)", seconds: try replayTime(binary), lines: lineCount,
+    bytes: largeBytes))
 
 let jsonc = Measure.best(of: repetitions) {
   precondition(cjsonc_parse_lines(large) == Int64(lineCount), "the json-c loop must parse every line")

@@ -46,3 +46,17 @@ struct ArgumentParserTests {
     #expect(help.contains("  --loud                  A flag.\n"))
   }
 }
+
+@Suite("Argument parser: required options")
+struct RequiredOptionTests {
+  let command = CommandDescription(
+    name: "demo", abstract: "A command for tests.", arguments: [.init("file", help: "A file.")],
+    options: [.init(["-o", "--output"], value: "file", isRequired: true, help: "Output.")])
+
+  @Test("a required option must be given, and the usage shows it outside the optional ones")
+  func required() throws {
+    #expect(throws: UsageError("Missing expected option '-o <file>'.")) { try command.parse(["x"]) }
+    #expect(try command.parse(["x", "-o", "y"]).value("--output") == "y")
+    #expect(HelpFormatter.usage(command, path: ["crease", "demo"]) == "crease demo -o <file> <file>")
+  }
+}

@@ -8,10 +8,13 @@ public struct CommandDescription: Sendable {
     /// The value's placeholder (`file`), or `nil` for a flag.
     public var valueName: String?
     public var help: String
+    /// Must be given (an option that takes a value).
+    public var isRequired: Bool
 
-    public init(_ names: [String], value valueName: String? = nil, help: String) {
+    public init(_ names: [String], value valueName: String? = nil, isRequired: Bool = false, help: String) {
       self.names = names
       self.valueName = valueName
+      self.isRequired = isRequired
       self.help = help
     }
 

@@ -5,7 +5,12 @@ enum HelpFormatter {
   /// `crease replay [<options>] <trace> ...`
   static func usage(_ command: CommandDescription, path: [String]) -> String {
     var parts = path
-    if command.options.count > 1 { parts.append("[<options>]") }
+    for option in command.options where option.isRequired {
+      parts.append("\(option.names[0]) <\(option.valueName ?? "value")>")
+    }
+    if command.options.contains(where: { !$0.isRequired && $0.key != "--help" }) {
+      parts.append("[<options>]")
+    }
     for argument in command.arguments {
       var text = "<\(argument.name)>" + (argument.isRepeating ? " ..." : "")
       if argument.isOptional { text = "[\(text)]" }

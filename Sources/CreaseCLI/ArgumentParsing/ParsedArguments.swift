@@ -74,6 +74,9 @@ extension CommandDescription {
       }
     }
     if parsed.flag("--help") { return parsed }
+    if let missing = options.first(where: { $0.isRequired && parsed.values[$0.key] == nil }) {
+      throw UsageError("Missing expected option '\(missing.names[0]) <\(missing.valueName ?? "value")>'.")
+    }
     try checkPositionals(parsed.positionals)
     return parsed
   }

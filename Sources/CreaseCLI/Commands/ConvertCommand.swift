@@ -11,12 +11,10 @@ enum ConvertCommand: Subcommand {
       over losslessly, in order; bad records are reported as FILE:LINE:COL and skipped (exit 65).
       """,
     arguments: [.init("input", help: "The trace to read ('-' for standard input, JSON Lines).")],
-    options: [.init(["-o", "--output"], value: "file", help: "The trace to write (required).")])
+    options: [.init(["-o", "--output"], value: "file", isRequired: true, help: "The trace to write.")])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
-    guard let path = arguments.value("--output") else {
-      throw UsageError("Missing expected option '-o <file>'.")
-    }
+    let path = arguments.value("--output")!  // a required option: the parser checked it
     let source = try TraceInputs.open(arguments.positionals, streams: streams)[0]
     let sink = try FileSink(creatingFileAt: path)
     let result = try TraceConverter.convert(

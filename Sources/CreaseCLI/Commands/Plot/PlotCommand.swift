@@ -16,13 +16,11 @@ enum PlotCommand: Subcommand {
     ],
     options: [
       TraceInputs.configOption,
-      .init(["-o", "--output"], value: "file", help: "The SVG file to write (required)."),
+      .init(["-o", "--output"], value: "file", isRequired: true, help: "The SVG file to write."),
     ])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
-    guard let path = arguments.value("--output") else {
-      throw UsageError("Missing expected option '-o <file>'.")
-    }
+    let path = arguments.value("--output")!  // a required option: the parser checked it
     let configuration = try TraceInputs.configuration(arguments)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
     let replay = TraceReplay(reorderWindow: configuration.reorderWindow) {
