@@ -1,0 +1,62 @@
+/// The cues of SPEC 3 with their fields.
+public enum CueKind: Hashable, Sendable {
+  /// The first hinge delivery (the launch delivery).
+  case hingeInitial(status: HingeStatus, angle: Double)
+  /// A delivery with no hinge: the view left a hierarchy with hinge updates.
+  case hingeUnavailable
+  /// The first delivery after the hinge was unavailable; it re-sets the committed status.
+  case hingeAvailable(status: HingeStatus, angle: Double)
+  /// A debounced change of the committed status.
+  case hingeStatus(from: HingeStatus, to: HingeStatus)
+  /// Re-read reserved regions; the fold's division region is active only while partly open.
+  case regionsChanged(divisionActive: Bool)
+  /// A hysteresis boundary was crossed (or its first side set, `initial`).
+  case hingeThreshold(boundary: String, side: BoundarySide, angle: Double, initial: Bool)
+  /// A fold or unfold started or reversed.
+  case hingeMotion(phase: MotionPhase, angle: Double)
+  /// The hinge came to rest.
+  case hingeSettled(angle: Double, zone: RestZone)
+  /// Effect progress while moving, 0…1.
+  case hingeProgress(value: Double)
+  /// Frames are missing from a stream.
+  case cameraGap(
+    stream: StreamName, from: Nanoseconds, to: Nanoseconds, missing: Int, cause: GapCause, reason: DropReason?
+  )
+  /// No frame for too long while the session runs.
+  case cameraStall(stream: StreamName)
+  /// A pts at or before the previous one.
+  case cameraPTSRegression(stream: StreamName, from: Nanoseconds, to: Nanoseconds)
+  /// The active camera's facing changed.
+  case cameraDirection(stream: StreamName, camera: Camera, facing: CameraFacing)
+  /// Set `automaticallyAdjustsVideoMirroring = false`, then `isVideoMirrored`.
+  case cameraMirroring(stream: StreamName, camera: Camera, mirrored: Bool, basis: MirroringBasis)
+  /// Mask or unmask the preview around a switch.
+  case cameraMask(stream: StreamName, on: Bool, reason: MaskReason?)
+  /// The camera capture accessory's eligibility changed.
+  case accessoryEligible(eligible: Bool, missing: AccessoryConditions)
+  /// A `mark` event passed through.
+  case mark(label: String)
+
+  /// The cue's name in the output, such as `hinge.status`.
+  public var name: String {
+    switch self {
+    case .hingeInitial: "hinge.initial"
+    case .hingeUnavailable: "hinge.unavailable"
+    case .hingeAvailable: "hinge.available"
+    case .hingeStatus: "hinge.status"
+    case .regionsChanged: "regions.changed"
+    case .hingeThreshold: "hinge.threshold"
+    case .hingeMotion: "hinge.motion"
+    case .hingeSettled: "hinge.settled"
+    case .hingeProgress: "hinge.progress"
+    case .cameraGap: "camera.gap"
+    case .cameraStall: "camera.stall"
+    case .cameraPTSRegression: "camera.ptsRegression"
+    case .cameraDirection: "camera.direction"
+    case .cameraMirroring: "camera.mirroring"
+    case .cameraMask: "camera.mask"
+    case .accessoryEligible: "accessory.eligible"
+    case .mark: "mark"
+    }
+  }
+}
