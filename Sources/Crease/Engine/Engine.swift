@@ -59,7 +59,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
 
   private var context = ProcessingContext<Processor.TimerTag>()
   private var sources: [SourceState]
-  private var buffer = BinaryHeap<PendingEvent>()
+  private var buffer = ReorderBuffer<PendingEvent>()
   private var nextSequence: UInt64 = 0
 
   /// Creates an engine over `sourceCount` sources.
@@ -90,7 +90,8 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   public mutating func apply(_ header: TraceHeader) { processor.apply(header) }
 
   /// Takes in one event of `source` and processes every event that can no longer be overtaken.
-  /// - Complexity: O(log *b* + *s*) amortized, where *b* is the number of buffered events.
+  /// - Complexity: O(*k* + *s*) amortized, where *k* is how many buffered events the new one
+  ///   sorts before (0 for in-order input) and *s* the number of sources.
   public mutating func push(_ event: Event, from source: Int) -> Admission {
     guard !sources[source].finished else { return .afterEnd }
     if case .end = event.payload {
@@ -141,7 +142,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// timers due before each, and leaves later timers pending.
   public mutating func stop() {
     guard endOfInput == nil else { return }
-    while let head = buffer.popMin() { process(head.event) }
+    while let head = buffer.popFirst() { process(head.event) }
     for index in sources.indices { sources[index].finished = true }
     endOfInput = EndOfInput(endTime: nil, pendingTimers: context.timers.pending)
   }
@@ -162,8 +163,8 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   }
 
   private mutating func releaseReadyEvents() {
-    while let head = buffer.min, canRelease(head) {
-      _ = buffer.popMin()
+    while let head = buffer.first, canRelease(head) {
+      _ = buffer.popFirst()
       process(head.event)
     }
   }
