@@ -225,17 +225,18 @@ private struct BodyReader {
     return value == 1
   }
 
-  private mutating func little(_ count: Int) throws(Failure) -> UInt64 {
+  /// A little-endian integer of `T`'s width, loaded in one go.
+  private mutating func little<T: FixedWidthInteger>(_ type: T.Type) throws(Failure) -> T {
+    let count = MemoryLayout<T>.size
     try need(count)
-    var value: UInt64 = 0
-    for index in 0..<count { value |= UInt64(bytes[position + index]) << (8 * index) }
-    position += count
-    return value
+    let position = self.position
+    self.position += count
+    return T(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: T.self) })
   }
 
-  private mutating func uint16() throws(Failure) -> UInt16 { UInt16(try little(2)) }
-  private mutating func uint32() throws(Failure) -> UInt32 { UInt32(try little(4)) }
-  private mutating func uint64() throws(Failure) -> UInt64 { try little(8) }
+  private mutating func uint16() throws(Failure) -> UInt16 { try little(UInt16.self) }
+  private mutating func uint32() throws(Failure) -> UInt32 { try little(UInt32.self) }
+  private mutating func uint64() throws(Failure) -> UInt64 { try little(UInt64.self) }
 
   private mutating func string() throws(Failure) -> String {
     let count = Int(try uint32())
