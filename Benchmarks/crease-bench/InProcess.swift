@@ -27,7 +27,7 @@ enum InProcess {
         event.payload = .frame(frame)
       }
       measure(fed) {
-        session.send(event)
+        try! session.send(event)  // the events are in order by construction
         session.drainCues { cues.append($0) }
       }
       cues.removeAll(keepingCapacity: true)

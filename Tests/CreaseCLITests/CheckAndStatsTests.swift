@@ -51,8 +51,7 @@ struct CheckAndStatsTests {
 
 @Suite("The crease executable")
 struct ExecutableTests {
-  /// The `crease` that `swift build` put next to the tests.
-  var executable: String { "\(repositoryRoot)/.build/debug/crease" }
+  var executable: String { creaseExecutable }
 
   @Test("the built crease replays a trace and exits with its status")
   func spawn() throws {

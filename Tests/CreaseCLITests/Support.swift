@@ -29,6 +29,17 @@ let repositoryRoot: String = {
   return path
 }()
 
+/// The `crease` that `swift build` put beside the tests (in the build path in use, so
+/// `--build-path` works too).
+let creaseExecutable: String = {
+  var path = CommandLine.arguments[0]
+  while !path.isEmpty {
+    path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    if access(path + "/crease", X_OK) == 0 { return path + "/crease" }
+  }
+  return "\(repositoryRoot)/.build/debug/crease"
+}()
+
 /// A path in the bundled `Traces/` folder.
 func tracePath(_ name: String) -> String { "\(repositoryRoot)/Traces/\(name)" }
 

@@ -108,32 +108,70 @@ struct PacedReplayTests {
 
   @Test("live input through a pipe: with idle advance the debounced cue comes while the pipe stays open")
   func livePipe() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "\(repositoryRoot)/.build/debug/crease")
-    process.arguments = ["replay", "--idle-advance", "20", "-"]
-    let input = Pipe()
-    let output = Pipe()
+    let live = try LiveCrease(["replay", "--idle-advance", "20", "-"])
+    live.send(
+      #"{"t":0,"kind":"hinge","angle":1,"status":"closed"}"# + "\n"
+        + #"{"t":100000000,"kind":"hinge","angle":40,"status":"partiallyOpen"}"# + "\n")
+    let received = live.receive(until: "hinge.status")
+    #expect(received.contains(#""cue":"hinge.status","from":"closed","to":"partiallyOpen""#))
+    #expect(live.process.isRunning, "the input is still open")
+    #expect(try live.close() == 0)
+  }
+
+  @Test("live input through a pipe: a due cue comes with the line that moves the watermark past it")
+  func livePipeWatermark() throws {
+    let live = try LiveCrease(["replay", "-"])
+    live.send(
+      #"{"t":0,"kind":"hinge","angle":0.0,"status":"closed"}"# + "\n"
+        + #"{"t":100000000,"kind":"hinge","angle":40.0,"status":"partiallyOpen"}"# + "\n"
+        + #"{"t":2000000000,"kind":"mark","label":"a"}"# + "\n")
+    // The line at 2 s moves the watermark to 1.95 s, past the debounce due at 150 ms. The line
+    // at 4 s is not written until the cue has come.
+    let received = live.receive(until: "hinge.status")
+    #expect(received.contains(#""cue":"hinge.status","from":"closed","to":"partiallyOpen""#))
+    #expect(!received.contains(#""label":"a""#), "the mark waits for the reorder window")
+    live.send(#"{"t":4000000000,"kind":"mark","label":"b"}"# + "\n")
+    #expect(try live.close() == 0)
+  }
+}
+
+/// A `crease` process fed through a pipe, for live-input tests that judge only the order in
+/// which lines arrive.
+struct LiveCrease {
+  let process = Process()
+  private let input = Pipe()
+  private let output = Pipe()
+  private let watchdog: DispatchWorkItem
+
+  init(_ arguments: [String]) throws {
+    process.executableURL = URL(fileURLWithPath: creaseExecutable)
+    process.arguments = arguments
     process.standardInput = input
     process.standardOutput = output
     try process.run()
-    // If the cue never came, stop the process so the read below ends instead of hanging.
-    let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    // If a cue never came, stop the process so reads end instead of hanging.
+    let process = self.process
+    watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
     DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
-    defer { watchdog.cancel() }
-    let lines =
-      #"{"t":0,"kind":"hinge","angle":1,"status":"closed"}"# + "\n"
-      + #"{"t":100000000,"kind":"hinge","angle":40,"status":"partiallyOpen"}"# + "\n"
-    input.fileHandleForWriting.write(Data(lines.utf8))
+  }
+
+  func send(_ lines: String) { input.fileHandleForWriting.write(Data(lines.utf8)) }
+
+  /// Reads what the process writes until `text` has come (or the watchdog ended it).
+  func receive(until text: String) -> String {
     var received = ""
     let reader = output.fileHandleForReading
-    // Bounded wait for behaviour (the cue arrives while stdin stays open), not a timing assertion.
-    for _ in 0..<100 where !received.contains("hinge.status") {
+    for _ in 0..<100 where !received.contains(text) {
       received += String(decoding: reader.availableData, as: UTF8.self)
     }
-    #expect(received.contains(#""cue":"hinge.status","from":"closed","to":"partiallyOpen""#))
-    #expect(process.isRunning, "the input is still open")
+    return received
+  }
+
+  /// Closes the input and waits for the exit status.
+  func close() throws -> Int32 {
     try input.fileHandleForWriting.close()
     process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    watchdog.cancel()
+    return process.terminationStatus
   }
 }

@@ -61,6 +61,40 @@ struct EngineTests {
     #expect(MarbleRun(sources: ["a--b"], timers: ["a": 3]).output == "a--(bA)")
   }
 
+  @Test("a timer fires as soon as the watermark passes it, not with a later event")
+  func timerFiresAtWatermark() {
+    // Window 2: b at 7 moves the watermark to 5, past A (due at 3); b itself is held.
+    let run = MarbleRun(sources: ["a------b"], window: 2, timers: ["a": 3])
+    #expect(run.arrivals == ["", "a--A"])
+    #expect(run.output == "a--A---b")
+  }
+
+  @Test("a timer due exactly at the watermark waits, since an event there is still in time")
+  func timerAtWatermarkWaits() {
+    let held = MarbleRun([.init(source: 0, t: 0, label: "a"), .init(source: 0, t: 5, label: "b")], window: 2,
+      timers: ["a": 3])
+    #expect(held.arrivals == ["", "a"])
+    let tie = MarbleRun(
+      [.init(source: 0, t: 0, label: "a"), .init(source: 0, t: 5, label: "b"), .init(source: 0, t: 3, label: "c")],
+      window: 2, timers: ["a": 3])
+    #expect(tie.output == "a--(cA)-b", "the event at the watermark still comes before the timer")
+  }
+
+  @Test("a finished source no longer holds the watermark back")
+  func finishedSourceReleasesTimers() {
+    var processor = MarbleProcessor()
+    processor.timers["a"] = (2, .fire)
+    var engine = Engine(processor: processor, sourceCount: 2, reorderWindow: 5)
+    _ = engine.push(Event(t: 0, .mark(label: "a")), from: 0)
+    _ = engine.push(Event(t: 9, .mark(label: "x")), from: 0)
+    var cues: [Cue] = []
+    engine.drainCues { cues.append($0) }
+    #expect(cues.isEmpty, "source 1 has read nothing yet")
+    engine.finish(source: 1)
+    engine.drainCues { cues.append($0) }
+    #expect(Marble.diagram(cues, end: nil) == "a-A", "x at 9 is still held; A is due before the watermark 4")
+  }
+
   @Test("timers due at the same time fire in the order they were set")
   func timerOrder() {
     #expect(MarbleRun(sources: ["(ab)"], timers: ["a": 2, "b": 2]).output == "(ab)-(AB)")

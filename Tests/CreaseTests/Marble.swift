@@ -75,6 +75,8 @@ struct MarbleProcessor: EventProcessor, Sendable {
 /// Runs pushes through an engine and renders what came out.
 struct MarbleRun {
   var output = ""
+  /// The output as it stood after each push: when each cue came out, not only where.
+  var arrivals: [String] = []
   var late: [Character] = []
   var pending: [Character] = []
 
@@ -94,6 +96,7 @@ struct MarbleRun {
         late.append(push.label)
       }
       engine.drainCues { cues.append($0) }
+      arrivals.append(Marble.diagram(cues, end: nil))
     }
     for source in 0..<sources { engine.finish(source: source) }
     engine.drainCues { cues.append($0) }

@@ -7,8 +7,8 @@ struct SessionTests {
   func session() throws {
     var session = try CreaseSession()
     var cues: [Cue] = []
-    session.hinge(.degrees(12), status: .closed, at: 0)
-    session.hinge(.radians(0.7), status: .partiallyOpen, at: .milliseconds(100))
+    try session.hinge(.degrees(12), status: .closed, at: 0)
+    try session.hinge(.radians(0.7), status: .partiallyOpen, at: .milliseconds(100))
     session.drainCues { cues.append($0) }
     #expect(!cues.contains { $0.kind.name == "hinge.status" })
     session.advance(to: .milliseconds(149))
@@ -27,9 +27,13 @@ struct SessionTests {
   func refusals() throws {
     var session = try CreaseSession()
     session.advance(to: .milliseconds(10))
-    let accepted = session.send(Event(t: .milliseconds(5), .mark(label: "old")))
-    #expect(!accepted)
-    session.hingeUnavailable(at: .milliseconds(20))
+    #expect(throws: RefusedEvent(event: Event(t: .milliseconds(5), .mark(label: "old")), reason: .late(behind: Nanoseconds(5_000_001)))) {
+      try session.send(Event(t: .milliseconds(5), .mark(label: "old")))
+    }
+    #expect(throws: RefusedEvent.self, "a hinge delivery is refused like any event") {
+      try session.hinge(.degrees(30), status: .closed, at: .milliseconds(9))
+    }
+    try session.hingeUnavailable(at: .milliseconds(20))
     var cues: [Cue] = []
     session.drainCues { cues.append($0) }
     #expect(cues == [Cue(t: .milliseconds(20), since: .milliseconds(20), .hingeUnavailable)])
@@ -41,14 +45,17 @@ struct SessionTests {
   @Test("finishing fires pending timers at their due times")
   func finish() throws {
     var session = try CreaseSession()
-    session.hinge(.degrees(10), status: .closed, at: 0)
-    session.hinge(.degrees(40), status: .closed, at: .milliseconds(10))
+    try session.hinge(.degrees(10), status: .closed, at: 0)
+    try session.hinge(.degrees(40), status: .closed, at: .milliseconds(10))
     session.finish()
     var cues: [Cue] = []
     session.drainCues { cues.append($0) }
     #expect(
       cues.last == Cue(t: .milliseconds(310), since: .milliseconds(10), .hingeSettled(angle: 40, zone: .half))
     )
+    #expect(throws: RefusedEvent(event: Event(t: .seconds(1), .mark(label: "x")), reason: .afterEnd)) {
+      try session.send(Event(t: .seconds(1), .mark(label: "x")))
+    }
   }
 
   @Test("an async sequence of events gives the same cues as the engine")
@@ -70,9 +77,57 @@ struct SessionTests {
   @Test("a late event ends the async iteration with an error naming it")
   func asyncLate() async {
     let events = [Event(t: .milliseconds(100), .mark(label: "a")), Event(t: 0, .mark(label: "late"))]
-    await #expect(throws: LateEventError(event: events[1], behind: .milliseconds(100))) {
+    await #expect(throws: RefusedEvent(event: events[1], reason: .late(behind: .milliseconds(100)))) {
       for try await _ in AsyncEvents(events: events).cues() {}
     }
+  }
+
+  @Test("an event after an end event ends the async iteration with an error")
+  func asyncAfterEnd() async {
+    let events = [Event(t: 0, .end), Event(t: 1, .mark(label: "after"))]
+    await #expect(throws: RefusedEvent(event: events[1], reason: .afterEnd)) {
+      for try await _ in AsyncEvents(events: events).cues() {}
+    }
+  }
+
+  @Test("a timer's cue comes with the event that moves the watermark past it, not one later")
+  func asyncCueAtWatermark() async throws {
+    let (events, input) = AsyncStream<Event>.makeStream()
+    var cues = events.cues().makeAsyncIterator()
+    input.yield(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed))))
+    input.yield(Event(t: .milliseconds(100), .hinge(HingeDelivery(angle: .degrees(40), status: .partiallyOpen))))
+    input.yield(Event(t: .seconds(2), .mark(label: "a")))
+    var seen: [Cue] = []
+    while !seen.contains(where: { $0.kind.name == "hinge.status" }), let cue = try await cues.next() {
+      seen.append(cue)
+    }
+    // Only now does the stream end; the debounce cue came without it.
+    input.finish()
+    var rest: [Cue] = []
+    while let cue = try await cues.next() { rest.append(cue) }
+    #expect(seen.last?.t == .milliseconds(150))
+    #expect(rest.map(\.kind.name).contains("mark"))
+  }
+
+  @Test("with idle advance, trace time follows the clock while no event arrives", .timeLimit(.minutes(1)))
+  func asyncIdleAdvance() async throws {
+    let (events, input) = AsyncStream<Event>.makeStream()
+    let clock = ManualClock()
+    var cues = events.cues(idleAdvance: .milliseconds(10), clock: clock).makeAsyncIterator()
+    input.yield(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed))))
+    input.yield(Event(t: .milliseconds(100), .hinge(HingeDelivery(angle: .degrees(40), status: .partiallyOpen))))
+    let first = try await cues.next()
+    #expect(first?.kind.name == "hinge.initial")
+    // No further event: only the clock moves, 200 ms after the events came.
+    clock.advance(by: .milliseconds(200))
+    var seen: [Cue] = []
+    while !seen.contains(where: { $0.kind.name == "hinge.status" }), let cue = try await cues.next() {
+      seen.append(cue)
+    }
+    #expect(
+      seen.last == Cue(t: .milliseconds(150), since: .milliseconds(100), .hingeStatus(from: .closed, to: .partiallyOpen)))
+    input.finish()
+    while try await cues.next() != nil {}
   }
 }
 

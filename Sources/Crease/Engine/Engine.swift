@@ -109,6 +109,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     buffer.insert(PendingEvent(event: event, source: source, sequence: nextSequence))
     nextSequence += 1
     releaseReadyEvents()
+    fireTimersBeforeWatermark()
     return .accepted
   }
 
@@ -118,7 +119,20 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     guard !sources[source].finished else { return }
     sources[source].finished = true
     releaseReadyEvents()
-    if sources.allSatisfy(\.finished) { endInput() }
+    if sources.allSatisfy(\.finished) { endInput() } else { fireTimersBeforeWatermark() }
+  }
+
+  /// The time up to which no source can still deliver an event: the smallest, over the open
+  /// sources, of (latest `t` read − reorder window); `.min` while an open source has read
+  /// nothing. An event exactly at the watermark is still in time.
+  /// - Complexity: O(*s*), where *s* is the number of sources.
+  public var watermark: Nanoseconds {
+    var lowest = Nanoseconds.max
+    for source in sources where !source.finished {
+      guard let latest = source.latest else { return .min }
+      lowest = Swift.min(lowest, latest - reorderWindow)
+    }
+    return lowest
   }
 
   /// Moves trace time forward to `time` while no event arrives, firing the timers due by then.
@@ -188,6 +202,16 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     return true
   }
 
+  /// Fires the timers the watermark has passed (SPEC 4.1), so a due cue never waits for a
+  /// later event to be released. Every event before the watermark has been processed by now.
+  /// A timer due exactly at the watermark waits: an event at that time is still in time, and
+  /// at equal times events come before timers.
+  private mutating func fireTimersBeforeWatermark() {
+    let limit = watermark - Nanoseconds(1)
+    guard limit >= context.now else { return }
+    fireTimers(dueAtOrBefore: limit)
+  }
+
   private mutating func fireTimers(dueAtOrBefore limit: Nanoseconds) {
     while let timer = context.timers.popFirst(dueAtOrBefore: limit) {
       context.now = Swift.max(context.now, timer.due)
@@ -195,13 +219,19 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     }
   }
 
+  /// Applies the end-of-input rule. The processor hears of the end at the end's time (the
+  /// `end` event's, or the time reached at end of stream), after the timers due before it
+  /// and, like an input event, before the timers due at it.
   private mutating func endInput() {
-    processor.finish(context: &context)
     let ends = sources.compactMap(\.endTime)
     if ends.count == sources.count, let endTime = ends.max() {
+      fireTimers(dueAtOrBefore: endTime - Nanoseconds(1))
+      context.now = Swift.max(context.now, endTime)
+      processor.finish(context: &context)
       fireTimers(dueAtOrBefore: endTime)
       endOfInput = EndOfInput(endTime: endTime, pendingTimers: context.timers.pending)
     } else {
+      processor.finish(context: &context)
       context.timers.cancelAtEndOfStream()
       fireTimers(dueAtOrBefore: .max)
       endOfInput = EndOfInput(endTime: nil, pendingTimers: [])

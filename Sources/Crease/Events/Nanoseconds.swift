@@ -17,6 +17,11 @@ public struct Nanoseconds: RawRepresentable, Hashable, Comparable, Sendable {
     Nanoseconds(value.multipliedReportingOverflow(by: 1_000_000).overflow ? .max : value * 1_000_000)
   }
 
+  /// A span of whole seconds.
+  public static func seconds(_ value: Int64) -> Nanoseconds {
+    Nanoseconds(value.multipliedReportingOverflow(by: 1_000_000_000).overflow ? .max : value * 1_000_000_000)
+  }
+
   /// The zero time or an empty span.
   public static let zero = Nanoseconds(0)
   /// The latest representable time.
@@ -48,4 +53,18 @@ extension Nanoseconds: CustomStringConvertible {
 
 extension Nanoseconds: ExpressibleByIntegerLiteral {
   public init(integerLiteral value: Int64) { self.rawValue = value }
+}
+
+extension Nanoseconds {
+  /// A standard library duration in whole nanoseconds, truncated toward zero and saturating at
+  /// the ends of the range.
+  public init(_ duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow else {
+      self = seconds > 0 ? .max : .min
+      return
+    }
+    self = Nanoseconds(whole) + Nanoseconds(attoseconds / 1_000_000_000)
+  }
 }

@@ -2,12 +2,14 @@
 /// while nothing happens, and take the cues.
 ///
 /// Events from one process arrive in order, so a session has no reorder window: every event is
-/// processed as soon as it is sent, and a cue is due as soon as its trace time is reached.
+/// processed as soon as it is sent, and a timer's cue comes with the first event or
+/// ``advance(to:)`` after its due time. An event before the session's time is refused with
+/// ``RefusedEvent``, never dropped in silence.
 ///
 /// ```swift
 /// var session = try CreaseSession()
-/// session.hinge(.degrees(12), status: .closed, at: Nanoseconds(0))
-/// session.hinge(.degrees(40), status: .partiallyOpen, at: .milliseconds(100))
+/// try session.hinge(.degrees(12), status: .closed, at: .zero)
+/// try session.hinge(.degrees(40), status: .partiallyOpen, at: .milliseconds(100))
 /// session.advance(to: .milliseconds(200))   // the debounce window commits at 150 ms
 /// session.drainCues { cue in apply(cue) }
 /// ```
@@ -21,23 +23,23 @@ public struct CreaseSession: Sendable {
   }
 
   /// A hinge delivery (SwiftUI `onHingeChange` or `UIHingeInteraction`), at trace time `t`.
-  public mutating func hinge(_ angle: Angle, status: HingeStatus, at t: Nanoseconds) {
-    send(Event(t: t, .hinge(HingeDelivery(angle: angle, status: status))))
+  public mutating func hinge(_ angle: Angle, status: HingeStatus, at t: Nanoseconds) throws(RefusedEvent) {
+    try send(Event(t: t, .hinge(HingeDelivery(angle: angle, status: status))))
   }
 
   /// A delivery with `hinge == nil`: the view has no hinge.
-  public mutating func hingeUnavailable(at t: Nanoseconds) {
-    send(Event(t: t, .hinge(nil)))
+  public mutating func hingeUnavailable(at t: Nanoseconds) throws(RefusedEvent) {
+    try send(Event(t: t, .hinge(nil)))
   }
 
-  /// Any event. One earlier than the session's time is refused as late and returned `false`.
-  @discardableResult
-  public mutating func send(_ event: Event) -> Bool {
-    engine.push(event, from: 0) == .accepted
+  /// Any event. One before the session's time, or after ``finish()`` or an `end` event, is
+  /// refused.
+  public mutating func send(_ event: Event) throws(RefusedEvent) {
+    if let refusal = RefusedEvent(event: event, admission: engine.push(event, from: 0)) { throw refusal }
   }
 
   /// Moves time forward to `t` while no event arrives, firing the cues due by then. Later
-  /// events must be after `t`.
+  /// events must be after `t`; a `t` at or before ``now`` changes nothing.
   public mutating func advance(to t: Nanoseconds) { engine.advance(to: t) }
 
   /// Ends the session: pending timers fire at their due times (stall timers are cancelled).

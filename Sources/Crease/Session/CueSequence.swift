@@ -1,23 +1,39 @@
 /// The cues of an asynchronous sequence of events, for live use with Swift concurrency.
 ///
-/// Events are processed in order with the configuration's reorder window; a cue is yielded as
-/// soon as it is known. An event further behind than the window is not dropped in silence: the
-/// iteration throws ``LateEventError``.
+/// Events are processed in order with the configuration's reorder window, and a cue is yielded
+/// as soon as the watermark passes its time (SPEC 4.1): a timer's cue comes with the first
+/// event that moves the watermark past its due time, not with the event after that. With idle
+/// advance (``_Concurrency/AsyncSequence/cues(configuration:idleAdvance:clock:)``) trace time
+/// also follows a clock while no event arrives, so debounce and settle cues come on time from
+/// a quiet source.
+///
+/// An event the engine refuses (late, or after an `end` event) is not dropped in silence: the
+/// iteration throws ``RefusedEvent``.
 ///
 /// ```swift
 /// for try await cue in hingeEvents.cues(configuration: .default) {
 ///   apply(cue)
 /// }
 /// ```
-public struct CueSequence<Base: AsyncSequence>: AsyncSequence where Base.Element == Event {
+public struct CueSequence<Base: AsyncSequence, C: Clock>: AsyncSequence
+where Base.Element == Event, C.Duration == Duration {
   public typealias Element = Cue
 
   let base: Base
   let configuration: Configuration
+  let idle: IdleAdvance<C>?
+
+  /// Follows `clock` after `interval` of silence.
+  struct IdleAdvance<IdleClock: Clock>: Sendable where IdleClock.Duration == Duration {
+    var interval: Duration
+    var clock: IdleClock
+    /// Starts pulling `base` in a task of its own, beside a ticker on the clock.
+    var start: @Sendable () -> AsyncThrowingStream<LiveInput, any Error>
+  }
 
   public func makeAsyncIterator() -> Iterator {
     Iterator(
-      base: base.makeAsyncIterator(),
+      base: base.makeAsyncIterator(), idle: idle,
       engine: Engine(
         processor: Pipeline(configuration: configuration), sourceCount: 1,
         reorderWindow: configuration.reorderWindow))
@@ -26,13 +42,18 @@ public struct CueSequence<Base: AsyncSequence>: AsyncSequence where Base.Element
   /// Pulls events from the base until a cue is ready.
   public struct Iterator: AsyncIteratorProtocol {
     var base: Base.AsyncIterator
+    let idle: IdleAdvance<C>?
     var engine: Engine<Pipeline>
+    private var live: AsyncThrowingStream<LiveInput, any Error>.AsyncIterator?
+    /// The latest event's `t` and the clock's time when it came, which idle advance follows.
+    private var latest: (t: Nanoseconds, at: C.Instant)?
     private var ready: [Cue] = []
     private var nextIndex = 0
     private var baseIsExhausted = false
 
-    init(base: Base.AsyncIterator, engine: Engine<Pipeline>) {
+    init(base: Base.AsyncIterator, idle: IdleAdvance<C>?, engine: Engine<Pipeline>) {
       self.base = base
+      self.idle = idle
       self.engine = engine
     }
 
@@ -41,11 +62,15 @@ public struct CueSequence<Base: AsyncSequence>: AsyncSequence where Base.Element
         guard !baseIsExhausted else { return nil }
         ready.removeAll(keepingCapacity: true)
         nextIndex = 0
-        if let event = try await base.next() {
-          if case .late(let behind) = engine.push(event, from: 0) {
-            throw LateEventError(event: event, behind: behind)
-          }
-        } else {
+        switch try await nextInput() {
+        case .event(let event):
+          if let refusal = RefusedEvent(event: event, admission: engine.push(event, from: 0)) { throw refusal }
+          if let idle, event.t > (latest?.t ?? .min) { latest = (event.t, idle.clock.now) }
+        case .tick:
+          guard let idle, let latest else { break }
+          let quiet = latest.at.duration(to: idle.clock.now)
+          if quiet >= idle.interval { engine.advance(to: latest.t + Nanoseconds(quiet)) }
+        case .end:
           baseIsExhausted = true
           engine.finish(source: 0)
         }
@@ -54,24 +79,72 @@ public struct CueSequence<Base: AsyncSequence>: AsyncSequence where Base.Element
       defer { nextIndex += 1 }
       return ready[nextIndex]
     }
+
+    /// The next event from the base, or with idle advance the next event or tick.
+    private mutating func nextInput() async throws -> LiveInput {
+      guard let idle else { return try await base.next().map(LiveInput.event) ?? .end }
+      if live == nil { live = idle.start().makeAsyncIterator() }
+      return try await live!.next() ?? .end
+    }
   }
 }
 
-/// An event more than the reorder window behind an earlier one.
-public struct LateEventError: Error, Hashable, Sendable {
-  public var event: Event
-  /// How far behind the latest event it was.
-  public var behind: Nanoseconds
-
-  public init(event: Event, behind: Nanoseconds) {
-    self.event = event
-    self.behind = behind
-  }
+/// What a live iteration waits for: an event, a tick of the idle clock, or the end.
+enum LiveInput: Sendable {
+  case event(Event)
+  case tick
+  case end
 }
 
 extension AsyncSequence where Element == Event {
   /// The cues Crease emits for these events under `configuration` (validate it first).
-  public func cues(configuration: Configuration = .default) -> CueSequence<Self> {
-    CueSequence(base: self, configuration: configuration)
+  public func cues(configuration: Configuration = .default) -> CueSequence<Self, ContinuousClock> {
+    CueSequence(base: self, configuration: configuration, idle: nil)
+  }
+}
+
+extension AsyncSequence where Element == Event, Self: Sendable {
+  /// The cues Crease emits for these events, with trace time following `clock` while no event
+  /// arrives for `idleAdvance` (the CLI's `--idle-advance`).
+  ///
+  /// The base is iterated in a task of its own and a second task ticks every `idleAdvance` on
+  /// `clock`; both end when the iteration ends or is dropped. After `idleAdvance` of silence
+  /// trace time is the latest event's `t` plus the time since it came, so a live source whose
+  /// events are stamped as they happen gets its debounce and settle cues on time.
+  public func cues<C: Clock>(
+    configuration: Configuration = .default, idleAdvance: Duration, clock: C = ContinuousClock()
+  ) -> CueSequence<Self, C> where C.Duration == Duration {
+    let base = self
+    let start: @Sendable () -> AsyncThrowingStream<LiveInput, any Error> = {
+      let (stream, continuation) = AsyncThrowingStream<LiveInput, any Error>.makeStream()
+      let reader = Task {
+        do {
+          for try await event in base { continuation.yield(.event(event)) }
+          continuation.finish()
+        } catch {
+          continuation.finish(throwing: error)
+        }
+      }
+      // Taken before the task starts, so a clock that moves before the task runs still ticks.
+      let firstTick = clock.now.advanced(by: idleAdvance)
+      let ticker = Task {
+        var deadline = firstTick
+        while !Task.isCancelled {
+          do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+          continuation.yield(.tick)
+          deadline = deadline.advanced(by: idleAdvance)
+          // After a long suspension, tick once and resume the cadence from now.
+          if deadline < clock.now { deadline = clock.now.advanced(by: idleAdvance) }
+        }
+      }
+      continuation.onTermination = { _ in
+        reader.cancel()
+        ticker.cancel()
+      }
+      return stream
+    }
+    return CueSequence(
+      base: self, configuration: configuration,
+      idle: .init(interval: idleAdvance, clock: clock, start: start))
   }
 }
