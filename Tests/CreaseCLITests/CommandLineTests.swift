@@ -82,7 +82,7 @@ struct CommandLineUsageTests {
 
 @Suite("Command line: latency bounds")
 struct LatencyBudgetTests {
-  @Test("--summary prints each stage's bound and the cues' largest latency against it")
+  @Test("--summary prints each stage's bound and each cue kind's latency percentiles against it")
   func summaryBounds() {
     let run = CreaseRun("replay", "--summary", tracePath("every-kind.jsonl"))
     #expect(run.error.contains("latency bounds (t - since; emission adds the 50.000 ms reorder window):"))
@@ -90,11 +90,17 @@ struct LatencyBudgetTests {
     #expect(run.error.contains("    settle: 300.000 ms\n"))
     #expect(run.error.contains("    progress: 300.000 ms\n"))
     #expect(run.error.contains("    mask: 500.000 ms\n"))
-    #expect(run.error.contains("    stall: 3.0 × nominal frame duration (99.999 ms at 30 fps)\n"))
+    #expect(run.error.contains("    stall: 3.0 × nominal frame duration (100.000 ms at 30 fps)\n"))
     #expect(run.error.contains("    frame gaps: the gap's own length (camera.stall bounds the wait)\n"))
+    #expect(run.error.contains("    cue                 count      p50      p90      p99      max  bound\n"))
     #expect(
       run.error.contains(
-        "hinge.status        1 cue(s), max latency 50.000 ms, bound 150.000 ms (status debounce)"))
+        "    hinge.status            1   50.000   50.000   50.000   50.000  150.000 ms (status debounce)\n"))
+    #expect(
+      run.error.contains(
+        "    camera.stall            2  100.000  100.000  100.000  100.000  "
+          + "3.0 × nominal frame duration (100.000 ms at 30 fps) (stall)\n"))
+    #expect(run.error.contains("  bounds: every cue within its bound\n"))
     #expect(run.error.contains("camera: 0 frame(s) delivered under a stale mirroring decision"))
   }
 

@@ -114,12 +114,66 @@ struct CameraGapTests {
     #expect(script.cues().gaps.map(\.1) == [1])
   }
 
-  @Test("a two-frame gap awaiting confirmation at end of input is reported then")
+  @Test("a two-frame gap awaiting confirmation at end of input is reported then, at the end's t")
   func twoFrameGapAtEnd() {
     var script = CaptureScript()
     script.frames(1...30)
     script.frames(32...32)
     #expect(script.cues().gaps.map(\.1) == [1])
+    let lastFrame = Nanoseconds(32 * 33_333_333 + 1_000_000)
+    #expect(script.cues().named("camera.gap").map(\.t) == [lastFrame], "end of stream: the last event's t")
+    let end = script.cues(end: 2_000_000_000)
+    #expect(end.named("camera.gap").map(\.t) == [Nanoseconds(2_000_000_000)], "the end event's t")
+    #expect(end.map(\.t) == end.map(\.t).sorted(), "the stall before the end still comes first")
+  }
+
+  @Test(
+    "deltas bridged by reported drops are gaps, never a rate change, and stay out of the estimate",
+    arguments: [30, 60])
+  func dropsAreNotRateChanges(fps: Int) {
+    // Every other frame dropped with a reason, with no declared rate: a gap per drop, and the
+    // nominal stays one frame, so the stall after the run comes after 3 frames, not 6.
+    let duration = Nanoseconds(CaptureScript.duration(fps: Int64(fps)))
+    let bridged = FrameMarble("...........d.d.d.d.d.d.d.d.d.d.d.d.", fps: Int64(fps))
+    #expect(bridged.cues.gaps.count == 12)
+    #expect(bridged.cues.gaps.allSatisfy { $0.0 == .reportedDrop && $0.1 == 1 })
+    let stall = bridged.cues.named("camera.stall").first
+    #expect(stall?.latency == FrameDuration(duration).scaled(by: 3))
+    // The same slots missing with no drop reported: the camera halved its rate.
+    let halved = FrameMarble("...........-.-.-.-.-.-.-.-.-.-.-.-.", fps: Int64(fps))
+    #expect(halved.cues.gaps.isEmpty)
+    #expect(halved.cues.named("camera.stall").first?.latency == FrameDuration(duration + duration).scaled(by: 3))
+  }
+
+  @Test("thresholds come from the exact frame duration: at 30 fps a delta of exactly 1.5 frames is no gap")
+  func exactGapThreshold() {
+    for (delta, gaps) in [(Int64(50_000_000), 0), (50_000_001, 1)] {
+      var script = CaptureScript()
+      script.header.nominalFrameRates[.video] = 30
+      script.at(0, .frame(Frame(pts: PresentationTime(nanoseconds: 0))))
+      script.at(delta, .frame(Frame(pts: PresentationTime(nanoseconds: delta))))
+      script.at(2 * delta, .frame(Frame(pts: PresentationTime(nanoseconds: delta + 33_333_333))))
+      #expect(script.cues().named("camera.gap").count == gaps, "delta \(delta)")
+    }
+  }
+
+  @Test("at 60 fps a stall is due 50 ms after the last frame, not a nanosecond later")
+  func exactStallAt60() {
+    var script = CaptureScript()
+    script.header.nominalFrameRates[.video] = 60
+    script.frames(1...10, fps: 60)
+    #expect(script.cues(end: 1_000_000_000).named("camera.stall").map(\.latency) == [.milliseconds(50)])
+  }
+
+  @Test("a frame exactly at the stall's due time comes first, so no stall fires")
+  func frameAtStallDueTime() {
+    var script = CaptureScript()
+    script.header.nominalFrameRates[.video] = 30
+    script.at(0, .frame(Frame(pts: PresentationTime(nanoseconds: 0))))
+    script.at(100_000_000, .frame(Frame(pts: PresentationTime(nanoseconds: 100_000_000))))
+    let cues = script.cues(end: 150_000_000)
+    #expect(cues.named("camera.stall").isEmpty)
+    #expect(cues.gaps.map(\.1) == [2])
   }
 
   @Test("a gap does not move the nominal duration")
@@ -180,9 +234,10 @@ struct CameraStallTests {
     script.frames(40...41)
     let stalls = script.cues(end: 2_000_000_000).named("camera.stall")
     let last = Int64(10 * 33_333_333 + 1_000_000)
+    // 3 × (10⁹ / 30) is exactly 100 ms: computed from the exact duration, then rounded.
     #expect(
       stalls.first
-        == Cue(t: Nanoseconds(last + 99_999_999), since: Nanoseconds(last), .cameraStall(stream: .video)))
+        == Cue(t: Nanoseconds(last + 100_000_000), since: Nanoseconds(last), .cameraStall(stream: .video)))
     #expect(stalls.count == 2, "one per silence: after frame 10 and after frame 41")
   }
 

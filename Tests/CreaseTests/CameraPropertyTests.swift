@@ -58,7 +58,7 @@ struct CameraPropertyTests {
     #expect(!cues.named("camera.gap").isEmpty && !cues.named("camera.mask").isEmpty, "seed \(seed)")
     var maskedSince: Nanoseconds?
     for cue in cues {
-      if let bound = configuration.latencyBound(forCue: cue.kind.name)?.bound() {
+      if let bound = configuration.latencyBound(for: cue.kind.latencyStage).bound() {
         #expect(cue.latency <= bound, "seed \(seed): \(cue)")
       }
       if case .cameraMask(_, let on, _) = cue.kind {

@@ -62,3 +62,25 @@ extension [Cue] {
     }
   }
 }
+
+/// Marble diagrams for frames: each character is one frame slot at `fps` (pts = slot ×
+/// duration, arriving 1 ms later). `.` a frame is delivered, `-` the slot is missing with no
+/// callback, `d` the slot is dropped with a reason (`frameWasLate`).
+struct FrameMarble {
+  var script = CaptureScript()
+
+  init(_ diagram: String, fps: Int64 = 30) {
+    for (slot, symbol) in diagram.enumerated() {
+      let pts = PresentationTime(nanoseconds: Int64(slot) * CaptureScript.duration(fps: fps))
+      let t = pts.nanoseconds.rawValue + 1_000_000
+      switch symbol {
+      case ".": script.at(t, .frame(Frame(pts: pts, camera: .outerFront)))
+      case "d": script.at(t, .drop(Drop(pts: pts, reason: .frameWasLate)))
+      default: break
+      }
+    }
+  }
+
+  /// The cues, the input ending one second after the last slot.
+  var cues: [Cue] { script.cues(end: (script.events.last?.t.rawValue ?? 0) + 1_000_000_000) }
+}

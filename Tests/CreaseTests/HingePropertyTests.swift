@@ -54,7 +54,7 @@ struct HingePropertyTests {
         "seed \(seed)")
       for cue in cues {
         #expect(cue.latency >= .zero, "seed \(seed): \(cue)")
-        guard let bound = configuration.latencyBound(forCue: cue.kind.name)?.bound() else { continue }
+        guard let bound = configuration.latencyBound(for: cue.kind.latencyStage).bound() else { continue }
         #expect(cue.latency <= bound, "seed \(seed): \(cue) exceeds \(bound)")
       }
     }

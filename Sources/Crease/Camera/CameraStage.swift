@@ -74,6 +74,11 @@ struct CameraStage: Sendable {
 
   init(configuration: CameraConfiguration) { self.configuration = configuration }
 
+  /// The nominal frame duration of `stream` as the stage knows it now, if it does.
+  func nominalFrameDuration(of stream: StreamName) -> FrameDuration? {
+    streams.first { $0.name == stream }?.cadence.nominal
+  }
+
   mutating func apply(_ header: TraceHeader) {
     for (stream, fps) in header.nominalFrameRates {
       declaredRates[stream] = fps
@@ -207,8 +212,11 @@ struct CameraStage: Sendable {
       return
     }
     let delta = pts - last.pts
+    // Reported drops explain the delta they bridge: it is a gap, never a rate change, and it
+    // stays out of the rate estimate.
+    let bridged = streams[index].drops.contains { $0.pts > last.pts && $0.pts < pts }
     if var pending = streams[index].pendingGap {
-      if (delta - pending.delta).rawValue.magnitude * UInt64(Self.rateChangeTolerance)
+      if !bridged && (delta - pending.delta).rawValue.magnitude * UInt64(Self.rateChangeTolerance)
         <= pending.delta.rawValue.magnitude
       {
         pending.alike += 1
@@ -224,20 +232,18 @@ struct CameraStage: Sendable {
       streams[index].pendingGap = nil
       context.emit(since: pending.since, pending.cue)
     }
-    guard let nominal = streams[index].cadence.nominal,
-      Double(delta.rawValue) > configuration.gapFactor * Double(nominal.rawValue)
-    else {
-      streams[index].cadence.observe(delta)
+    guard let nominal = streams[index].cadence.nominal, delta > nominal.scaled(by: configuration.gapFactor) else {
+      if !bridged { streams[index].cadence.observe(delta) }
       unmaskIfSwitched(index, frameCamera: frame.camera, gap: false, context: &context)
       return
     }
     unmaskIfSwitched(index, frameCamera: frame.camera, gap: true, context: &context)
-    let missing = Int((Double(delta.rawValue) / Double(nominal.rawValue)).rounded()) - 1
+    let missing = nominal.frames(in: delta) - 1
     let (cause, reason) = classifyGap(index, last: last, pts: pts, camera: frame.camera, now: now)
     let cue = CueKind.cameraGap(
       stream: frame.stream, from: last.pts, to: pts, missing: missing, cause: cause, reason: reason)
-    let since = last.t + nominal
-    if missing == 1 {
+    let since = last.t + nominal.rounded
+    if missing == 1 && !bridged {
       streams[index].pendingGap = PendingGap(cue: cue, since: since, delta: delta)
     } else {
       context.emit(since: since, cue)
@@ -359,8 +365,9 @@ struct CameraStage: Sendable {
   private mutating func armStall(_ index: Int, context: inout ProcessingContext<Pipeline.TimerTag>) {
     guard sessionRunning != false, let nominal = streams[index].cadence.nominal else { return }
     streams[index].silenceStart = context.now
-    let wait = Nanoseconds(Int64((Double(nominal.rawValue) * configuration.stallFactor).rounded()))
-    context.timers.schedule(.camera(.stall(stream: index)), at: context.now + wait, endOfStream: .cancel)
+    context.timers.schedule(
+      .camera(.stall(stream: index)), at: context.now + nominal.scaled(by: configuration.stallFactor),
+      endOfStream: .cancel)
   }
 
   private mutating func setRunning(_ running: Bool, context: inout ProcessingContext<Pipeline.TimerTag>) {
@@ -369,8 +376,15 @@ struct CameraStage: Sendable {
     guard running != wasRunning else { return }
     for index in streams.indices {
       if running {
-        if streams[index].last != nil { armStall(index, context: &context) }
+        // A resumed stream starts a silence: it stalls if no frame comes in time.
+        armStall(index, context: &context)
       } else {
+        // A stopped session delivers nothing, so the next frame starts a new run of frames: a
+        // held gap is reported now, and the silence is neither a stall nor a gap.
+        if let pending = streams[index].pendingGap { context.emit(since: pending.since, pending.cue) }
+        streams[index].pendingGap = nil
+        streams[index].last = nil
+        streams[index].drops.removeAll()
         streams[index].silenceStart = nil
         context.timers.cancel(.camera(.stall(stream: index)))
       }

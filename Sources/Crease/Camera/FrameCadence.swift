@@ -9,7 +9,7 @@ struct FrameCadence: Sendable {
   static let minimumSamples = 3
 
   /// The nominal frame duration, once known.
-  private(set) var nominal: Nanoseconds?
+  private(set) var nominal: FrameDuration?
   private let isDeclared: Bool
   private var deltas: [Int64]
   private var scratch: [Int64]
@@ -18,13 +18,14 @@ struct FrameCadence: Sendable {
 
   /// A cadence fixed by a declared rate, or estimated when `framesPerSecond` is `nil`.
   init(framesPerSecond: Double?) {
-    nominal = framesPerSecond.map { Nanoseconds(Int64((1e9 / $0).rounded())) }
+    nominal = framesPerSecond.map(FrameDuration.init(framesPerSecond:))
     isDeclared = framesPerSecond != nil
     deltas = Array(repeating: 0, count: Self.window)
     scratch = deltas
   }
 
-  /// Takes in an ordinary delta (not a gap) of a stream without a declared rate.
+  /// Takes in an ordinary delta (not a gap, and not bridged by a reported drop) of a stream
+  /// without a declared rate.
   mutating func observe(_ delta: Nanoseconds) {
     guard !isDeclared, delta > .zero else { return }
     deltas[next] = delta.rawValue
@@ -41,12 +42,12 @@ struct FrameCadence: Sendable {
       }
       scratch[position] = value
     }
-    nominal = Nanoseconds(scratch[count / 2])
+    nominal = FrameDuration(Nanoseconds(scratch[count / 2]))
   }
 
   /// A rate change was confirmed: the new duration holds from now on.
   mutating func adopt(_ duration: Nanoseconds) {
-    nominal = duration
+    nominal = FrameDuration(duration)
     for index in deltas.indices { deltas[index] = duration.rawValue }
     count = Self.window
   }

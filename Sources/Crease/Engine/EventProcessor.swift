@@ -18,11 +18,16 @@ public protocol EventProcessor {
 
   /// The input ended: every event is processed; the end-of-input rule for timers comes next.
   mutating func finish(context: inout ProcessingContext<TimerTag>)
+
+  /// The most latency (`t - since`) `cue`, just emitted, may have under the processor's
+  /// configuration; `nil` when no bound applies.
+  func latencyBound(for cue: Cue) -> Nanoseconds?
 }
 
 extension EventProcessor {
   public mutating func apply(_ header: TraceHeader) {}
   public mutating func finish(context: inout ProcessingContext<TimerTag>) {}
+  public func latencyBound(for cue: Cue) -> Nanoseconds? { nil }
 }
 
 /// What a processor may do while it handles an event or a timer: read the time, set timers,

@@ -56,6 +56,19 @@ extension Nanoseconds: ExpressibleByIntegerLiteral {
 }
 
 extension Nanoseconds {
+  /// `value` nanoseconds rounded to the nearest whole one, saturating at the ends of the range;
+  /// NaN, which no finite input produces, becomes `.max` (never).
+  public init(rounding value: Double) {
+    let rounded = value.rounded()
+    if rounded >= 9.223372036854775807e18 || rounded.isNaN {
+      self = .max
+    } else if rounded <= -9.223372036854775807e18 {
+      self = .min
+    } else {
+      self.init(Int64(rounded))
+    }
+  }
+
   /// A standard library duration in whole nanoseconds, truncated toward zero and saturating at
   /// the ends of the range.
   public init(_ duration: Duration) {

@@ -53,4 +53,12 @@ public struct Pipeline: EventProcessor, Sendable {
   }
 
   public mutating func finish(context: inout ProcessingContext<TimerTag>) { camera.finish(context: &context) }
+
+  /// The bound of the cue's stage under the configuration (SPEC 5); for a stall, `stallFactor`
+  /// times its own stream's nominal frame duration as the camera stage knows it now.
+  public func latencyBound(for cue: Cue) -> Nanoseconds? {
+    let stage = configuration.latencyBound(for: cue.kind.latencyStage)
+    guard case .cameraStall(let stream) = cue.kind else { return stage.bound() }
+    return camera.nominalFrameDuration(of: stream).flatMap { stage.bound(nominal: $0) }
+  }
 }

@@ -76,11 +76,11 @@ enum ReplayCommand: Subcommand {
     for stage in configuration.latencyBounds where stage.limit != .gapLength {
       guard let bound = stage.bound() else {
         throw UsageError(
-          "The latency budget cannot be met: stage '\(stage.stage)' is unbounded (\(stage.basis) is 0).")
+          "The latency budget cannot be met: stage '\(stage.stage.name)' is unbounded (\(stage.basis) is 0).")
       }
       guard bound + window <= budget else {
         throw UsageError(
-          "The latency budget of \(describe(budget)) is exceeded by stage '\(stage.stage)': "
+          "The latency budget of \(describe(budget)) is exceeded by stage '\(stage.stage.name)': "
             + "\(describe(bound)) (\(stage.basis)) + \(describe(window)) reorder window = \(describe(bound + window))."
         )
       }

@@ -1,7 +1,7 @@
 import Crease
 
 /// What a replay read and wrote: every input line accounted for once, and every cue kind with
-/// its count and largest latency.
+/// its latency distribution and the cues that broke their bound.
 public struct ReplaySummary: Hashable, Sendable {
   /// Line counts of one source.
   public struct LineCounts: Hashable, Sendable {
@@ -23,13 +23,18 @@ public struct ReplaySummary: Hashable, Sendable {
 
   /// The cues of one kind.
   public struct CueStatistics: Hashable, Sendable {
-    public var count = 0
-    /// The largest `t - since` seen.
-    public var maximumLatency = Nanoseconds.zero
+    /// The stage whose bound covers the kind.
+    public var stage: LatencyStage
+    /// Their latencies (`t - since`).
+    public var latencies = LatencyHistogram()
+    /// Cues whose latency exceeded the bound that applied to them (a defect of Crease).
+    public var overBound = 0
 
-    mutating func add(_ latency: Nanoseconds) {
-      count += 1
-      maximumLatency = max(maximumLatency, latency)
+    public var count: Int { latencies.count }
+
+    mutating func add(_ latency: Nanoseconds, bound: Nanoseconds?) {
+      latencies.add(latency)
+      if let bound, latency > bound { overBound += 1 }
     }
   }
 
@@ -58,8 +63,15 @@ public struct ReplaySummary: Hashable, Sendable {
     }
   }
 
-  mutating func record(_ cue: Cue) {
-    cues[cue.kind.name, default: CueStatistics()].add(cue.latency)
+  /// The cue kinds with a cue over its bound.
+  public var kindsOverBound: [String] { cues.keys.sorted().filter { cues[$0]!.overBound > 0 } }
+
+  /// A summary of sources that have read nothing yet.
+  public init(sources: [LineCounts]) { self.sources = sources }
+
+  /// Counts `cue`, judged against `bound` (`nil`: no bound applies).
+  public mutating func record(_ cue: Cue, bound: Nanoseconds?) {
+    cues[cue.kind.name, default: CueStatistics(stage: cue.kind.latencyStage)].add(cue.latency, bound: bound)
   }
 
   /// The summary as `replay --summary` prints it, with each stage's latency bound under
@@ -80,20 +92,8 @@ public struct ReplaySummary: Hashable, Sendable {
     }
     let window = Self.milliseconds(configuration.reorderWindow)
     text += "  latency bounds (t - since; emission adds the \(window) ms reorder window):\n"
-    for bound in configuration.latencyBounds { text += "    \(bound.stage): \(Self.describe(bound))\n" }
-    text += "  cues:\n"
-    if cues.isEmpty { text += "    none\n" }
-    let width = cues.keys.map(\.count).max() ?? 0
-    for name in cues.keys.sorted() {
-      let statistics = cues[name]!
-      let padding = String(repeating: " ", count: width - name.count)
-      text +=
-        "    \(name)\(padding)  \(statistics.count) cue(s), max latency \(Self.milliseconds(statistics.maximumLatency)) ms"
-      if let stage = configuration.latencyBound(forCue: name) {
-        text += ", bound \(Self.describe(stage)) (\(stage.stage))"
-      }
-      text += "\n"
-    }
+    for bound in configuration.latencyBounds { text += "    \(bound.stage.name): \(Self.describe(bound))\n" }
+    text += cueTable(configuration)
     if let pacing {
       text +=
         "  pacing: \(pacing.lines) line(s) late by p50 \(Self.milliseconds(pacing.p50)) ms, "
@@ -101,6 +101,44 @@ public struct ReplaySummary: Hashable, Sendable {
     }
     if let staleFrames {
       text += "  camera: \(staleFrames) frame(s) delivered under a stale mirroring decision\n"
+    }
+    let over = kindsOverBound
+    text +=
+      over.isEmpty
+      ? "  bounds: every cue within its bound\n"
+      : "  bounds: EXCEEDED by \(over.map { "\(cues[$0]!.overBound) \($0)" }.joined(separator: ", "))"
+        + " cue(s): a defect of Crease, please report it\n"
+    return text
+  }
+
+  /// Count and latency percentiles per cue kind, in milliseconds, with the stage's bound and a
+  /// mark on every kind with a cue over it.
+  private func cueTable(_ configuration: Configuration) -> String {
+    guard !cues.isEmpty else { return "  cues: none\n" }
+    let names = cues.keys.sorted()
+    let nameWidth = max(names.map(\.count).max()!, "cue".count)
+    let rows = names.map { name -> [String] in
+      let latencies = cues[name]!.latencies
+      return [name, "\(latencies.count)"]
+        + [50, 90, 99].map { Self.milliseconds(latencies.percentile($0)) } + [Self.milliseconds(latencies.maximum)]
+    }
+    let header = ["cue", "count", "p50", "p90", "p99", "max"]
+    let widths = (0..<header.count).map { column in
+      column == 0 ? nameWidth : (rows.map { $0[column].count } + [header[column].count]).max()!
+    }
+    func line(_ cells: [String]) -> String {
+      cells.enumerated().map { column, cell in
+        let padding = String(repeating: " ", count: widths[column] - cell.count)
+        return column == 0 ? cell + padding : padding + cell
+      }.joined(separator: "  ")
+    }
+    var text = "  cues (latency t - since in ms):\n    " + line(header) + "  bound\n"
+    for (name, row) in zip(names, rows) {
+      let statistics = cues[name]!
+      text += "    " + line(row)
+      text += "  \(Self.describe(configuration.latencyBound(for: statistics.stage))) (\(statistics.stage.name))"
+      if statistics.overBound > 0 { text += "  <- \(statistics.overBound) OVER THE BOUND" }
+      text += "\n"
     }
     return text
   }

@@ -1,0 +1,94 @@
+import Crease
+
+/// Latencies in constant memory, for percentiles that merge exactly across replays.
+///
+/// Buckets are log-linear: latencies under 64 ns have a bucket each, and every power of two
+/// above is split into 32 buckets. Each bucket keeps its count and the largest latency it holds,
+/// and a percentile is the largest latency in the bucket of the nearest-rank sample. So a
+/// percentile is never below the exact value and at most 1/32 of an octave (about 3%) above
+/// it, exactly the value when its bucket holds one distinct latency (the common case for
+/// debounce, settle and stall cues); and two histograms merge into the one their latencies
+/// together would give.
+public struct LatencyHistogram: Hashable, Sendable {
+  /// Buckets per power of two, as a number of bits.
+  static let subBucketBits = 5
+  static let subBuckets = 1 << subBucketBits
+  /// Enough buckets for every non-negative `Int64`.
+  static let bucketCount = (63 - subBucketBits + 1) * subBuckets
+
+  /// How many latencies were added.
+  public private(set) var count = 0
+  /// The largest latency added.
+  public private(set) var maximum = Nanoseconds.zero
+  private var counts: [Int] = []
+  private var maxima: [Int64] = []
+
+  public init() {}
+
+  /// The bucket of a latency (negative ones count as 0).
+  static func bucket(of latency: Int64) -> Int {
+    let value = Swift.max(latency, 0)
+    guard value >= 2 * Int64(subBuckets) else { return Int(value) }
+    let exponent = 63 - value.leadingZeroBitCount
+    let offset = Int((value >> (exponent - subBucketBits)) & Int64(subBuckets - 1))
+    return (exponent - subBucketBits + 1) * subBuckets + offset
+  }
+
+  /// Adds one latency.
+  /// - Complexity: O(1); the bucket storage is allocated with the first latency.
+  public mutating func add(_ latency: Nanoseconds) {
+    add(Bucket(count: 1, maximum: latency), toBucket: Self.bucket(of: latency.rawValue))
+  }
+
+  /// Adds every latency of `other`.
+  /// - Complexity: O(*b*), the number of buckets.
+  public mutating func merge(_ other: LatencyHistogram) {
+    for (bucket, occupied) in other.occupiedBuckets {
+      add(occupied, toBucket: bucket)
+    }
+  }
+
+  /// The latency at or below which `percent` of the latencies lie (nearest rank); zero when empty.
+  /// - Complexity: O(*b*), the number of buckets.
+  public func percentile(_ percent: Int) -> Nanoseconds {
+    guard count > 0 else { return .zero }
+    let rank = Swift.max(1, (count * percent + 99) / 100)
+    var seen = 0
+    for bucket in counts.indices where counts[bucket] > 0 {
+      seen += counts[bucket]
+      if seen >= rank { return Nanoseconds(maxima[bucket]) }
+    }
+    return maximum
+  }
+
+  /// A bucket's count and the largest latency in it.
+  public struct Bucket: Hashable, Sendable {
+    public var count: Int
+    public var maximum: Nanoseconds
+
+    public init(count: Int, maximum: Nanoseconds) {
+      self.count = count
+      self.maximum = maximum
+    }
+  }
+
+  /// The buckets that hold latencies, by index, in ascending order (for a summary file).
+  public var occupiedBuckets: [(index: Int, bucket: Bucket)] {
+    counts.indices.compactMap { index in
+      counts[index] > 0 ? (index, Bucket(count: counts[index], maximum: Nanoseconds(maxima[index]))) : nil
+    }
+  }
+
+  /// Adds a whole bucket read back from a summary file; `index` must be below ``bucketCount``.
+  public mutating func add(_ bucket: Bucket, toBucket index: Int) {
+    precondition(index >= 0 && index < Self.bucketCount, "bucket \(index) out of range")
+    if counts.isEmpty {
+      counts = Array(repeating: 0, count: Self.bucketCount)
+      maxima = Array(repeating: 0, count: Self.bucketCount)
+    }
+    counts[index] += bucket.count
+    maxima[index] = Swift.max(maxima[index], bucket.maximum.rawValue)
+    count += bucket.count
+    maximum = Swift.max(maximum, bucket.maximum)
+  }
+}

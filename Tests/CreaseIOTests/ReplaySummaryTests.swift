@@ -1,0 +1,101 @@
+import Crease
+import CreaseIO
+import Testing
+
+@Suite("Latency histogram")
+struct LatencyHistogramTests {
+  /// The exact nearest-rank percentile of `values`.
+  func exactPercentile(_ values: [Int64], _ percent: Int) -> Int64 {
+    let sorted = values.sorted()
+    return sorted[max(1, (sorted.count * percent + 99) / 100) - 1]
+  }
+
+  @Test("percentiles are never below the exact value and within 1/32 of an octave above it", arguments: 0..<20)
+  func percentiles(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    var histogram = LatencyHistogram()
+    var values: [Int64] = []
+    for _ in 0..<(1 + Int(random.next() % 2000)) {
+      // Latencies from nanoseconds to minutes, spread over the octaves.
+      let value = Int64(random.next() >> (4 + random.next() % 60))
+      values.append(value)
+      histogram.add(Nanoseconds(value))
+    }
+    for percent in [1, 50, 90, 99, 100] {
+      let exact = exactPercentile(values, percent)
+      let estimate = histogram.percentile(percent).rawValue
+      #expect(estimate >= exact, "seed \(seed), p\(percent)")
+      #expect(Double(estimate - exact) <= Double(exact) / 32, "seed \(seed), p\(percent)")
+    }
+    #expect(histogram.maximum.rawValue == values.max(), "seed \(seed)")
+    #expect(histogram.count == values.count, "seed \(seed)")
+  }
+
+  @Test("a percentile is exact when its bucket holds one distinct latency")
+  func exactForFixedLatencies() {
+    var histogram = LatencyHistogram()
+    for _ in 0..<90 { histogram.add(.milliseconds(50)) }
+    for _ in 0..<10 { histogram.add(.milliseconds(150)) }
+    #expect(histogram.percentile(50) == .milliseconds(50))
+    #expect(histogram.percentile(90) == .milliseconds(50))
+    #expect(histogram.percentile(91) == .milliseconds(150))
+    #expect(histogram.percentile(99) == .milliseconds(150))
+  }
+
+  @Test("merging two histograms gives the histogram of all their latencies", arguments: 0..<10)
+  func merge(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    var left = LatencyHistogram()
+    var right = LatencyHistogram()
+    var all = LatencyHistogram()
+    for _ in 0..<500 {
+      let value = Nanoseconds(Int64(random.next() >> (10 + random.next() % 50)))
+      if random.next() % 2 == 0 { left.add(value) } else { right.add(value) }
+      all.add(value)
+    }
+    left.merge(right)
+    #expect(left == all, "seed \(seed)")
+  }
+
+  @Test("an empty histogram reports zero")
+  func empty() {
+    #expect(LatencyHistogram().percentile(99) == .zero)
+  }
+}
+
+@Suite("Replay summary")
+struct ReplaySummaryTests {
+  @Test("a cue kind over its bound is marked in the table and in the closing line")
+  func overBound() throws {
+    let summary = try summaryOfCues([
+      (Cue(t: .milliseconds(200), since: 0, .hingeStatus(from: .closed, to: .partiallyOpen)), .milliseconds(150)),
+      (Cue(t: .milliseconds(300), since: .milliseconds(250), .hingeStatus(from: .partiallyOpen, to: .closed)),
+       .milliseconds(150)),
+    ])
+    #expect(summary.kindsOverBound == ["hinge.status"])
+    #expect(summary.cues["hinge.status"]?.overBound == 1)
+    let text = summary.rendered(for: .default)
+    #expect(text.contains("150.000 ms (status debounce)  <- 1 OVER THE BOUND\n"))
+    #expect(text.contains("  bounds: EXCEEDED by 1 hinge.status cue(s)"))
+  }
+
+  @Test("a stall is judged against its own stream's nominal frame duration")
+  func stallAgainstOwnStream() {
+    var engine = Engine(processor: Pipeline(configuration: .default), reorderWindow: .zero)
+    var header = TraceHeader()
+    header.nominalFrameRates[StreamName(rawValue: "slow")] = 10
+    engine.apply(header)
+    let frame = Frame(stream: StreamName(rawValue: "slow"), pts: PresentationTime(nanoseconds: 0))
+    #expect(engine.push(Event(t: 0, .frame(frame)), from: 0) == .accepted)
+    let pipeline = engine.processor
+    let stall = Cue(t: .milliseconds(300), since: 0, .cameraStall(stream: StreamName(rawValue: "slow")))
+    #expect(pipeline.latencyBound(for: stall) == .milliseconds(300), "3 frames at 10 fps, not at 30")
+  }
+
+  /// A summary of `cues`, each judged against its bound, through the replay's own recording.
+  func summaryOfCues(_ cues: [(Cue, Nanoseconds)]) throws -> ReplaySummary {
+    var summary = ReplaySummary(sources: [])
+    for (cue, bound) in cues { summary.record(cue, bound: bound) }
+    return summary
+  }
+}
