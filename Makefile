@@ -3,7 +3,12 @@ SWIFT ?= swift
 DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
-.PHONY: demo test deps bench lint format docs
+.PHONY: demo test deps bench lint format docs example
+
+# Release builds of the command and the benchmark specialize the generic engine across modules
+# and skip the runtime exclusivity checks. Passed here, not in Package.swift: SwiftPM refuses
+# unsafeFlags in a package that an app depends on by version.
+RELEASE_FLAGS = -c release -Xswiftc -cross-module-optimization -Xswiftc -enforce-exclusivity=unchecked
 
 # json-c is the project's JSON library (SPEC 2); install it when pkg-config cannot find it.
 deps:
@@ -13,15 +18,16 @@ deps:
 	fi
 
 demo: deps
-	@$(SWIFT) build -c release --product crease 2>&1 | tail -n 1
+	@$(SWIFT) build $(RELEASE_FLAGS) --product crease 2>&1 | tail -n 1
 	.build/release/crease replay --format text --summary $(DEMO_TRACE)
 
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
+	$(MAKE) example
 
 bench: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 	.build/release/crease-bench $(BENCH_LINES)
 
 lint:
@@ -33,3 +39,19 @@ format:
 docs:
 	$(SWIFT) build --target Crease -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs
 	docc convert Sources/Crease/Crease.docc --additional-symbol-graph-dir .build/symbol-graphs --output-path .docc-build
+
+# An app's package that depends on a tagged copy of this one and runs the README's library
+# snippet (the block between the example markers), checking what it prints.
+EXAMPLE_DIR = .build/example
+example:
+	@rm -rf $(EXAMPLE_DIR) && mkdir -p $(EXAMPLE_DIR)/crease
+	@git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t $(EXAMPLE_DIR)/crease 2>/dev/null || true
+	@cd $(EXAMPLE_DIR)/crease && git init -q && git add -A && \
+	  git -c user.name=example -c user.email=example@localhost commit -qm "tagged copy" && git tag 1.0.0
+	@cp -R Examples/AppIntegration $(EXAMPLE_DIR)/app
+	@awk '/<!-- example:begin/{on=1; next} /<!-- example:end/{on=0} on && !/^```/' README.md \
+	  > $(EXAMPLE_DIR)/app/Sources/App/main.swift
+	@cd $(EXAMPLE_DIR)/app && $(SWIFT) build 2>&1 | tail -n 1
+	@cd $(EXAMPLE_DIR)/app && $(SWIFT) run -q App > output.txt
+	@diff -u Examples/AppIntegration/expected-output.txt $(EXAMPLE_DIR)/app/output.txt
+	@echo "example: the README's library snippet builds against tag 1.0.0 and prints the expected cues"

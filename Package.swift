@@ -1,15 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Lets the release build specialize the generic engine across modules (the replay loop runs
-/// `Engine<Pipeline>` from CreaseIO); without it every event pays for generic metadata look-ups.
-let crossModuleOptimization: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"])]
-
-/// The release build of the readers and the engine skips the runtime exclusivity checks on class
-/// properties (about a seventh of binary replay time); the compile-time checks and the debug
-/// build, which the tests run, keep them.
-let releaseSpeed: [SwiftSetting] =
-  crossModuleOptimization + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+/// No target here carries `unsafeFlags`: SwiftPM refuses them in a package that an app depends
+/// on by version. The release speed flags (`-cross-module-optimization`,
+/// `-enforce-exclusivity=unchecked`) are passed by the Makefile to the builds of the `crease`
+/// command and the benchmark only (see `RELEASE_FLAGS` there and Docs/Decisions.md).
+///
+/// `Double.rounded()` calls libm's `round`, `rint`, `trunc` and `ceil`, which Glibc does not
+/// link by itself.
+let linksMath: [LinkerSetting] = [.linkedLibrary("m", .when(platforms: [.linux, .android]))]
 
 let package = Package(
   name: "Crease",
@@ -21,16 +20,16 @@ let package = Package(
   ],
   targets: [
     // The core: events, configuration, stages, engine, cues. No Foundation, no json-c, no I/O.
-    .target(name: "Crease", swiftSettings: releaseSpeed),
+    .target(name: "Crease", linkerSettings: linksMath),
     .systemLibrary(
       name: "CJSONC",
       pkgConfig: "json-c",
       providers: [.apt(["libjson-c-dev"])]
     ),
     // Trace reading (json-c), configuration files, cue writers.
-    .target(name: "CreaseIO", dependencies: ["Crease", "CJSONC"], swiftSettings: releaseSpeed),
+    .target(name: "CreaseIO", dependencies: ["Crease", "CJSONC"], linkerSettings: linksMath),
     // Synthetic traces: seeded models of hands, hinges and cameras. Pure Swift, no I/O.
-    .target(name: "CreaseSynth", dependencies: ["Crease"], swiftSettings: crossModuleOptimization),
+    .target(name: "CreaseSynth", dependencies: ["Crease"]),
     // The command line as a library, so tests run it without spawning a process.
     .target(name: "CreaseCLI", dependencies: ["Crease", "CreaseIO", "CreaseSynth"]),
     .executableTarget(name: "crease", dependencies: ["CreaseCLI"]),

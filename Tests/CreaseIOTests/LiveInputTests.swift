@@ -111,6 +111,28 @@ struct PacerTests {
     #expect(accuracy.maximum == .milliseconds(32))
   }
 
+  @Test(
+    "a paced replay lasts until its last event's t (the end's, when there is one) divided by the speed",
+    arguments: [
+      #"{"t":6000000000,"kind":"end"}"#,
+      #"{"t":6000000000,"kind":"hinge","angle":1,"status":"closed"}"#,
+    ])
+  func pacedReplayLastsAsLongAsTheInput(lastLine: String) throws {
+    let clock = ManualClock()
+    let trace = [
+      #"{"t":0,"kind":"hinge","angle":1,"status":"closed"}"#,
+      #"{"t":3400000000,"kind":"mark","label":"last cue"}"#, lastLine,
+    ]
+    var replay = TraceReplay(reorderWindow: .zero) { Pipeline(configuration: .default) }
+    replay.pacer = Pacer(speed: 3, clock: clock)
+    let output = MemorySink()
+    _ = try replay.run(
+      [MemorySource(Array((trace.joined(separator: "\n") + "\n").utf8), name: "paced")],
+      to: .init(cues: output, diagnostics: MemorySink()))
+    #expect(output.text.contains("last cue"))
+    #expect(clock.now() == .seconds(2), "6 s of trace at 3× take 2 s, although the last cue is at 3.4 s")
+  }
+
   @Test("paced output writes every line, in order")
   func pacedOutput() throws {
     let sink = MemorySink()

@@ -28,6 +28,15 @@ public struct LineOutput {
     self.pacer = pacer
   }
 
+  /// Starts the pacer's clock at trace time `t` (the first event read), when paced.
+  public mutating func startPacing(at t: Nanoseconds) { pacer?.start(at: t) }
+
+  /// Writes out what is buffered and, when paced, waits until trace time `t` comes.
+  public mutating func finishPacing(at t: Nanoseconds) throws {
+    try flush()
+    pacer?.pause(until: t)
+  }
+
   /// Writes out what is buffered.
   public mutating func flush() throws {
     if !buffer.isEmpty { try sink.write(buffer) }

@@ -23,6 +23,16 @@ public struct Pacer {
     self.clock = clock
   }
 
+  /// Sets the origin at trace time `t`, now, unless a line or an earlier start has set it: a
+  /// replay starts the clock at the first event read, as a recording played back does.
+  public mutating func start(at t: Nanoseconds) {
+    if origin == nil { origin = (clock.now(), t) }
+  }
+
+  /// Waits until trace time `t` comes, writing nothing: a paced replay lasts as long as its
+  /// input, to the last event's `t`, whenever its last cue was.
+  public mutating func pause(until t: Nanoseconds) { clock.sleep(until: schedule(t)) }
+
   /// The wall time at which a line at trace time `t` is due; the first line sets the origin.
   public mutating func schedule(_ t: Nanoseconds) -> Nanoseconds {
     guard let origin else {

@@ -100,6 +100,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     var drained: [Cue] = []
     /// The latest `t` read from any source, and the wall time it was read at (idle advance).
     var latestRead: (t: Nanoseconds, wall: Nanoseconds)?
+    /// The latest `t` of any event read, where a paced replay ends without an `end` event.
+    var latestEvent: Nanoseconds?
     let parser = TraceParser()
     var engine: Engine<Processor>
     var summary: ReplaySummary
@@ -143,6 +145,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       }
       summary.endTime = engine.endOfInput?.endTime
       try writeCues()
+      if let last = summary.endTime ?? latestEvent { try cueOutput.finishPacing(at: last) }
       try cueOutput.flush()
       try outputs.cues.write(replay.format.epilogue)
       try replay.progress?.finish()
@@ -223,6 +226,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         let event = shifted(read, source: source)
         if case .end = event.payload, loopStates[source].index + 1 < replay.loops { break }
         noteRead(event.t)
+        if latestEvent == nil { cueOutput.startPacing(at: event.t) }
+        latestEvent = max(latestEvent ?? event.t, event.t)
         let admission = engine.push(event, from: source)
         if admission == .accepted && replay.format.showsInput {
           let format = replay.format
