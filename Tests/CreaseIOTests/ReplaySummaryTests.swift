@@ -10,7 +10,8 @@ struct LatencyHistogramTests {
     return sorted[max(1, (sorted.count * percent + 99) / 100) - 1]
   }
 
-  @Test("percentiles are never below the exact value and within 1/32 of an octave above it", arguments: 0..<20)
+  @Test(
+    "percentiles are never below the exact value and within 1/32 of an octave above it", arguments: 0..<20)
   func percentiles(seed: UInt64) {
     var random = SplitMix64(seed: seed)
     var histogram = LatencyHistogram()
@@ -68,9 +69,15 @@ struct ReplaySummaryTests {
   @Test("a cue kind over its bound is marked in the table and in the closing line")
   func overBound() throws {
     let summary = try summaryOfCues([
-      (Cue(t: .milliseconds(200), since: 0, .hingeStatus(from: .closed, to: .partiallyOpen)), .milliseconds(150)),
-      (Cue(t: .milliseconds(300), since: .milliseconds(250), .hingeStatus(from: .partiallyOpen, to: .closed)),
-       .milliseconds(150)),
+      (
+        Cue(t: .milliseconds(200), since: 0, .hingeStatus(from: .closed, to: .partiallyOpen)),
+        .milliseconds(150)
+      ),
+      (
+        Cue(
+          t: .milliseconds(300), since: .milliseconds(250), .hingeStatus(from: .partiallyOpen, to: .closed)),
+        .milliseconds(150)
+      ),
     ])
     #expect(summary.kindsOverBound == ["hinge.status"])
     #expect(summary.cues["hinge.status"]?.overBound == 1)

@@ -43,8 +43,10 @@ struct LatencyBoundPropertyTests {
         // The stage judges a stall by the nominal it estimated; the scenario knows the true
         // rate, so a wrong estimate (say, drops taken for a rate change) shows here too.
         if case .cameraStall = cue.kind {
-          let trueBound = FrameDuration(framesPerSecond: Double(fps)).scaled(by: configuration.camera.stallFactor)
-          #expect(cue.latency <= trueBound, "\(scenario) seed \(seed) fps \(fps): \(cue) exceeds \(trueBound)")
+          let trueBound = FrameDuration(framesPerSecond: Double(fps)).scaled(
+            by: configuration.camera.stallFactor)
+          #expect(
+            cue.latency <= trueBound, "\(scenario) seed \(seed) fps \(fps): \(cue) exceeds \(trueBound)")
         }
       }
     }

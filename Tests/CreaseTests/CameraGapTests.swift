@@ -142,7 +142,8 @@ struct CameraGapTests {
     // The same slots missing with no drop reported: the camera halved its rate.
     let halved = FrameMarble("...........-.-.-.-.-.-.-.-.-.-.-.-.", fps: Int64(fps))
     #expect(halved.cues.gaps.isEmpty)
-    #expect(halved.cues.named("camera.stall").first?.latency == FrameDuration(duration + duration).scaled(by: 3))
+    #expect(
+      halved.cues.named("camera.stall").first?.latency == FrameDuration(duration + duration).scaled(by: 3))
   }
 
   @Test("thresholds come from the exact frame duration: at 30 fps a delta of exactly 1.5 frames is no gap")

@@ -71,11 +71,15 @@ struct EngineTests {
 
   @Test("a timer due exactly at the watermark waits, since an event there is still in time")
   func timerAtWatermarkWaits() {
-    let held = MarbleRun([.init(source: 0, t: 0, label: "a"), .init(source: 0, t: 5, label: "b")], window: 2,
+    let held = MarbleRun(
+      [.init(source: 0, t: 0, label: "a"), .init(source: 0, t: 5, label: "b")], window: 2,
       timers: ["a": 3])
     #expect(held.arrivals == ["", "a"])
     let tie = MarbleRun(
-      [.init(source: 0, t: 0, label: "a"), .init(source: 0, t: 5, label: "b"), .init(source: 0, t: 3, label: "c")],
+      [
+        .init(source: 0, t: 0, label: "a"), .init(source: 0, t: 5, label: "b"),
+        .init(source: 0, t: 3, label: "c"),
+      ],
       window: 2, timers: ["a": 3])
     #expect(tie.output == "a--(cA)-b", "the event at the watermark still comes before the timer")
   }

@@ -44,7 +44,8 @@ final class ManualClock: Clock, Sendable {
         if wakeNow { continuation.resume() }
       }
     } onCancel: {
-      state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+      state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(
+        throwing: CancellationError())
     }
     try Task.checkCancellation()
   }

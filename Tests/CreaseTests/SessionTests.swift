@@ -27,7 +27,10 @@ struct SessionTests {
   func refusals() throws {
     var session = try CreaseSession()
     session.advance(to: .milliseconds(10))
-    #expect(throws: RefusedEvent(event: Event(t: .milliseconds(5), .mark(label: "old")), reason: .late(behind: Nanoseconds(5_000_001)))) {
+    #expect(
+      throws: RefusedEvent(
+        event: Event(t: .milliseconds(5), .mark(label: "old")), reason: .late(behind: Nanoseconds(5_000_001)))
+    ) {
       try session.send(Event(t: .milliseconds(5), .mark(label: "old")))
     }
     #expect(throws: RefusedEvent.self, "a hinge delivery is refused like any event") {
@@ -95,7 +98,8 @@ struct SessionTests {
     let (events, input) = AsyncStream<Event>.makeStream()
     var cues = events.cues().makeAsyncIterator()
     input.yield(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed))))
-    input.yield(Event(t: .milliseconds(100), .hinge(HingeDelivery(angle: .degrees(40), status: .partiallyOpen))))
+    input.yield(
+      Event(t: .milliseconds(100), .hinge(HingeDelivery(angle: .degrees(40), status: .partiallyOpen))))
     input.yield(Event(t: .seconds(2), .mark(label: "a")))
     var seen: [Cue] = []
     while !seen.contains(where: { $0.kind.name == "hinge.status" }), let cue = try await cues.next() {
@@ -115,7 +119,8 @@ struct SessionTests {
     let clock = ManualClock()
     var cues = events.cues(idleAdvance: .milliseconds(10), clock: clock).makeAsyncIterator()
     input.yield(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed))))
-    input.yield(Event(t: .milliseconds(100), .hinge(HingeDelivery(angle: .degrees(40), status: .partiallyOpen))))
+    input.yield(
+      Event(t: .milliseconds(100), .hinge(HingeDelivery(angle: .degrees(40), status: .partiallyOpen))))
     let first = try await cues.next()
     #expect(first?.kind.name == "hinge.initial")
     // No further event: only the clock moves, 200 ms after the events came.
@@ -125,7 +130,9 @@ struct SessionTests {
       seen.append(cue)
     }
     #expect(
-      seen.last == Cue(t: .milliseconds(150), since: .milliseconds(100), .hingeStatus(from: .closed, to: .partiallyOpen)))
+      seen.last
+        == Cue(
+          t: .milliseconds(150), since: .milliseconds(100), .hingeStatus(from: .closed, to: .partiallyOpen)))
     input.finish()
     while try await cues.next() != nil {}
   }

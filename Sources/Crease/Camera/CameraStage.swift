@@ -216,8 +216,9 @@ struct CameraStage: Sendable {
     // stays out of the rate estimate.
     let bridged = streams[index].drops.contains { $0.pts > last.pts && $0.pts < pts }
     if var pending = streams[index].pendingGap {
-      if !bridged && (delta - pending.delta).rawValue.magnitude * UInt64(Self.rateChangeTolerance)
-        <= pending.delta.rawValue.magnitude
+      if !bridged
+        && (delta - pending.delta).rawValue.magnitude * UInt64(Self.rateChangeTolerance)
+          <= pending.delta.rawValue.magnitude
       {
         pending.alike += 1
         if pending.alike == Self.rateChangeConfirmations {
@@ -232,7 +233,8 @@ struct CameraStage: Sendable {
       streams[index].pendingGap = nil
       context.emit(since: pending.since, pending.cue)
     }
-    guard let nominal = streams[index].cadence.nominal, delta > nominal.scaled(by: configuration.gapFactor) else {
+    guard let nominal = streams[index].cadence.nominal, delta > nominal.scaled(by: configuration.gapFactor)
+    else {
       if !bridged { streams[index].cadence.observe(delta) }
       unmaskIfSwitched(index, frameCamera: frame.camera, gap: false, context: &context)
       return

@@ -70,7 +70,8 @@ extension Configuration {
         basis: "max(camera.maskMaxMs, hinge.statusMaxWaitMs)")
     case .stall:
       return LatencyBound(
-        stage: stage, limit: .frames(camera.stallFactor), basis: "camera.stallFactor × nominal frame duration")
+        stage: stage, limit: .frames(camera.stallFactor), basis: "camera.stallFactor × nominal frame duration"
+      )
     case .frameGaps:
       return LatencyBound(stage: stage, limit: .gapLength, basis: "the gap's length")
     }

@@ -3,7 +3,7 @@
 /// Events are processed in order with the configuration's reorder window, and a cue is yielded
 /// as soon as the watermark passes its time (SPEC 4.1): a timer's cue comes with the first
 /// event that moves the watermark past its due time, not with the event after that. With idle
-/// advance (``_Concurrency/AsyncSequence/cues(configuration:idleAdvance:clock:)``) trace time
+/// advance (`cues(configuration:idleAdvance:clock:)`) trace time
 /// also follows a clock while no event arrives, so debounce and settle cues come on time from
 /// a quiet source.
 ///
@@ -64,7 +64,9 @@ where Base.Element == Event, C.Duration == Duration {
         nextIndex = 0
         switch try await nextInput() {
         case .event(let event):
-          if let refusal = RefusedEvent(event: event, admission: engine.push(event, from: 0)) { throw refusal }
+          if let refusal = RefusedEvent(event: event, admission: engine.push(event, from: 0)) {
+            throw refusal
+          }
           if let idle, event.t > (latest?.t ?? .min) { latest = (event.t, idle.clock.now) }
         case .tick:
           guard let idle, let latest else { break }

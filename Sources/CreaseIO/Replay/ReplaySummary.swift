@@ -120,7 +120,9 @@ public struct ReplaySummary: Hashable, Sendable {
     let rows = names.map { name -> [String] in
       let latencies = cues[name]!.latencies
       return [name, "\(latencies.count)"]
-        + [50, 90, 99].map { Self.milliseconds(latencies.percentile($0)) } + [Self.milliseconds(latencies.maximum)]
+        + [50, 90, 99].map { Self.milliseconds(latencies.percentile($0)) } + [
+          Self.milliseconds(latencies.maximum)
+        ]
     }
     let header = ["cue", "count", "p50", "p90", "p99", "max"]
     let widths = (0..<header.count).map { column in
@@ -136,7 +138,8 @@ public struct ReplaySummary: Hashable, Sendable {
     for (name, row) in zip(names, rows) {
       let statistics = cues[name]!
       text += "    " + line(row)
-      text += "  \(Self.describe(configuration.latencyBound(for: statistics.stage))) (\(statistics.stage.name))"
+      text +=
+        "  \(Self.describe(configuration.latencyBound(for: statistics.stage))) (\(statistics.stage.name))"
       if statistics.overBound > 0 { text += "  <- \(statistics.overBound) OVER THE BOUND" }
       text += "\n"
     }
