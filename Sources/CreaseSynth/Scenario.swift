@@ -216,7 +216,8 @@ public enum Scenario: String, CaseIterable, Sendable {
 
   /// Segments of 8–15 s of the other scenarios, one after another, each announced by a mark.
   /// As on a device, the capture session stops for a segment without a camera (and before the
-  /// accessory segment, which starts it itself) and runs for the others.
+  /// accessory segment, which starts it itself) and runs for the others; the stop comes once the
+  /// previous segment's frames in flight have arrived.
   private static func day(_ b: inout TraceBuilder, end: Int64) {
     let parts: [Scenario] = [
       .openClose, .tabletop, .foldWhileRecording, .flipAround, .droppedFrames, .accessory, .wobble,
@@ -226,8 +227,10 @@ public enum Scenario: String, CaseIterable, Sendable {
       let length = min(b.random.seconds(8...15), end - start)
       let part = parts[Int(b.random.integer(0...Int64(parts.count - 1)))]
       b.add(start, .mark(label: part.rawValue))
+      // After the previous segment's frames in flight have come: a stopped session delivers none.
       let records = part.usesCamera && part != .accessory
-      b.add(start, .session(SessionState(running: records, previewVisible: records)))
+      b.add(
+        start + TraceBuilder.latestArrival, .session(SessionState(running: records, previewVisible: records)))
       part.compose(&b, from: start, to: start + length)
       start += length
     }

@@ -34,6 +34,9 @@ struct TraceBuilder {
   /// The nominal frame duration at `fps`, in whole ns.
   static func frameDuration(fps: Int) -> Int64 { 1_000_000_000 / Int64(fps) }
 
+  /// The longest a frame (2–6 ms) or a drop callback (1 ms after that) takes to arrive after its pts.
+  static let latestArrival: Int64 = 7_000_000
+
   /// Frames of `camera` whose pts fall in [`start`, `end`), on the `fps` grid, arriving 2 to
   /// 6 ms after their pts. `drop(pts)` may turn a frame into a dropped-frame callback.
   mutating func frames(
@@ -44,7 +47,7 @@ struct TraceBuilder {
     var index = (start + duration - 1) / duration
     while index * duration < end {
       let pts = index * duration
-      let arrival = pts + random.integer(2_000_000...6_000_000)
+      let arrival = pts + random.integer(2_000_000...(Self.latestArrival - 1_000_000))
       if let reason = drop(&random) {
         add(
           arrival + 1_000_000,
