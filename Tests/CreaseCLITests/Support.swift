@@ -1,5 +1,6 @@
 import CreaseCLI
 import CreaseIO
+import Foundation
 import Glibc
 
 /// What one in-process run of `crease` produced.
@@ -47,6 +48,11 @@ func tracePath(_ name: String) -> String { "\(repositoryRoot)/Traces/\(name)" }
 func temporaryDirectory() -> String {
   var template = Array("/tmp/crease-test-XXXXXX".utf8CString)
   return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+}
+
+/// Removes a directory `temporaryDirectory()` made, with what is in it.
+func removeDirectory(_ path: String) {
+  try? FileManager.default.removeItem(atPath: path)
 }
 
 /// The contents of a file, or nil.

@@ -63,7 +63,7 @@ struct SynthTests {
       ),
       (
         ["synth", "wobble", "--speed", "-1"],
-        "Error: The value '-1' is invalid for '--speed': expected a positive number."
+        "Error: The value '-1' is invalid for '--speed': expected a number from 0.001."
       ),
       (
         ["synth", "wobble", "--seed", "x"],

@@ -216,9 +216,11 @@ struct CameraStage: Sendable {
     // stays out of the rate estimate.
     let bridged = streams[index].drops.contains { $0.pts > last.pts && $0.pts < pts }
     if var pending = streams[index].pendingGap {
+      // Within a quarter of the held delta; divided, not multiplied, so a pts jump near 2⁶³
+      // cannot overflow.
       if !bridged
-        && (delta - pending.delta).rawValue.magnitude * UInt64(Self.rateChangeTolerance)
-          <= pending.delta.rawValue.magnitude
+        && (delta - pending.delta).rawValue.magnitude
+          <= pending.delta.rawValue.magnitude / UInt64(Self.rateChangeTolerance)
       {
         pending.alike += 1
         if pending.alike == Self.rateChangeConfirmations {

@@ -74,5 +74,5 @@ public struct Boundary: Hashable, Sendable {
 extension HingeConfiguration {
   /// The shortest time between two progress cues: 1/`progressMaxRateHz`, in whole nanoseconds
   /// (truncated).
-  public var progressInterval: Nanoseconds { Nanoseconds(Int64(1e9 / progressMaxRateHz)) }
+  public var progressInterval: Nanoseconds { Nanoseconds(truncating: 1e9 / progressMaxRateHz) }
 }

@@ -58,8 +58,13 @@ extension Nanoseconds: ExpressibleByIntegerLiteral {
 extension Nanoseconds {
   /// `value` nanoseconds rounded to the nearest whole one, saturating at the ends of the range;
   /// NaN, which no finite input produces, becomes `.max` (never).
-  public init(rounding value: Double) {
-    let rounded = value.rounded()
+  public init(rounding value: Double) { self.init(saturating: value.rounded()) }
+
+  /// `value` nanoseconds with the fraction dropped, saturating at the ends of the range; NaN
+  /// becomes `.max`.
+  public init(truncating value: Double) { self.init(saturating: value.rounded(.towardZero)) }
+
+  private init(saturating rounded: Double) {
     if rounded >= 9.223372036854775807e18 || rounded.isNaN {
       self = .max
     } else if rounded <= -9.223372036854775807e18 {

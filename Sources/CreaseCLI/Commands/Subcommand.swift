@@ -24,10 +24,14 @@ enum TraceInputs {
   static let speedOption = CommandDescription.Option(
     ["--speed"], value: "x", help: "Pace the output: 1 is real time, 10 ten times faster.")
 
-  /// The `--speed` value, if given: a positive number.
+  /// The slowest pace `--speed` takes: slower, a second of trace would take over 16 minutes, and
+  /// near 0 the schedule would run past the end of time (a paced run that never ends).
+  static let slowestSpeed = 0.001
+
+  /// The `--speed` value, if given: a finite number from ``slowestSpeed``.
   static func speed(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
-    try arguments.value("--speed", as: "a positive number") { text in
-      Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+    try arguments.value("--speed", as: "a number from \(slowestSpeed)") { text in
+      Double(text).flatMap { $0 >= slowestSpeed && $0.isFinite ? $0 : nil }
     }
   }
 

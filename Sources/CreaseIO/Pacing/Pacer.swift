@@ -40,7 +40,7 @@ public struct Pacer {
       return origin!.wall
     }
     let offset = Double((t - origin.trace).rawValue) / speed
-    return origin.wall + Nanoseconds(Int64(offset.rounded()))
+    return origin.wall + Nanoseconds(rounding: offset)
   }
 
   /// Waits until the line at trace time `t` is due and returns its schedule; call ``sent(_:)``

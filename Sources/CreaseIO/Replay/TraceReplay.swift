@@ -84,7 +84,9 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     mutating func advance() {
       index += 1
       let period = (last - (first ?? .zero)) + Nanoseconds(33_333_333)
-      offset = Nanoseconds(Int64(index) * period.rawValue)
+      // Saturates: a loop past the end of the time range stays at its end.
+      let (product, overflow) = Int64(index).multipliedReportingOverflow(by: period.rawValue)
+      offset = overflow ? .max : Nanoseconds(product)
       records = 0
     }
   }

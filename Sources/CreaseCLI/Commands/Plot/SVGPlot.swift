@@ -26,8 +26,20 @@ struct SVGPlot {
   private var maximumAngle: Double { max(180, (samples.map(\.degrees).max() ?? 0).rounded(.up)) }
 
   private func x(_ t: Nanoseconds) -> Double {
-    Self.plotLeft + Double((t - start).rawValue) / Double((end - start).rawValue)
+    // In doubles: a trace may span the whole Int64 range, or a single instant at its end.
+    let span = max(Double(end.rawValue) - Double(start.rawValue), 1)
+    return Self.plotLeft + (Double(t.rawValue) - Double(start.rawValue)) / span
       * (Self.plotRight - Self.plotLeft)
+  }
+
+  /// A step of 1, 2 or 5 times a power of ten, at least `raw`: ticks and grid lines stay few
+  /// (about `extent / raw`) whatever the values.
+  static func niceStep(atLeast raw: Double) -> Double {
+    guard raw.isFinite, raw > 0 else { return 1 }
+    var power = 1.0
+    while power * 10 <= raw { power *= 10 }
+    while power > raw { power /= 10 }
+    return [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= raw } ?? power * 10
   }
 
   private func y(_ degrees: Double) -> Double {
@@ -78,19 +90,22 @@ struct SVGPlot {
 
   private func grid() -> [String] {
     var lines: [String] = []
-    for degrees in stride(from: 0.0, through: maximumAngle, by: 30) {
+    // 30° lines for the usual 0–360°; for larger angles about six lines.
+    let angleStep = maximumAngle <= 360 ? 30 : Self.niceStep(atLeast: maximumAngle / 6)
+    for degrees in stride(from: 0.0, through: maximumAngle, by: angleStep) {
       lines.append(
         ##"<line x1="\##(n(Self.plotLeft))" y1="\##(n(y(degrees)))" x2="\##(n(Self.plotRight))" y2="\##(n(y(degrees)))" stroke="#cccccc" stroke-width="0.5"/>"##
       )
       lines.append(
-        ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n(y(degrees) + 4))" text-anchor="end">\##(Int(degrees))°</text>"##
+        ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n(y(degrees) + 4))" text-anchor="end">\##(n(degrees))°</text>"##
       )
     }
-    let seconds = Double((end - start).rawValue) / 1e9
+    let seconds = (Double(end.rawValue) - Double(start.rawValue)) / 1e9
     let step =
-      [0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 300, 600, 1800, 3600].first { seconds / $0 <= 12 } ?? 7200
+      [0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 300, 600, 1800, 3600].first { seconds / $0 <= 12 }
+      ?? Self.niceStep(atLeast: seconds / 12)
     for tick in stride(from: 0.0, through: seconds, by: step) {
-      let position = x(start + Nanoseconds(Int64(tick * 1e9)))
+      let position = x(start + Nanoseconds(rounding: tick * 1e9))
       lines.append(
         ##"<line x1="\##(n(position))" y1="\##(n(Self.angleBottom))" x2="\##(n(position))" y2="\##(n(Self.laneBottom))" stroke="#cccccc" stroke-width="0.5"/>"##
       )
@@ -193,7 +208,8 @@ struct SVGPlot {
 
   /// A coordinate with at most two decimals, the same on every machine.
   private func n(_ value: Double) -> String {
-    let hundredths = Int64((value * 100).rounded())
+    // Clamped far outside the canvas, so no value can overflow the conversion.
+    let hundredths = Int64((min(max(value, -1e12), 1e12) * 100).rounded())
     let sign = hundredths < 0 ? "-" : ""
     let magnitude = hundredths.magnitude
     let fraction = magnitude % 100

@@ -12,7 +12,7 @@ struct TraceStatistics: EventProcessor, Sendable {
     var largestDelta = Nanoseconds.zero
     /// Deltas seen before the nominal duration is known (at most ``sampleSize``).
     var deltaSample: [Int64] = []
-    var nominal: Nanoseconds?
+    var nominal: FrameDuration?
     /// Deltas above 1.5 nominal durations.
     var gaps = 0
     var drops: [String: Int] = [:]
@@ -29,12 +29,13 @@ struct TraceStatistics: EventProcessor, Sendable {
       let delta = pts - last
       largestDelta = max(largestDelta, delta)
       if let nominal {
-        if delta.rawValue * 2 > nominal.rawValue * 3 { gaps += 1 }
+        if delta > nominal.scaled(by: 1.5) { gaps += 1 }
       } else if delta > .zero {
         deltaSample.append(delta.rawValue)
         if deltaSample.count == Self.sampleSize {
-          nominal = Nanoseconds(deltaSample.sorted()[Self.sampleSize / 2])
-          gaps = deltaSample.filter { $0 * 2 > nominal!.rawValue * 3 }.count
+          let estimate = FrameDuration(Nanoseconds(deltaSample.sorted()[Self.sampleSize / 2]))
+          nominal = estimate
+          gaps = deltaSample.filter { Nanoseconds($0) > estimate.scaled(by: 1.5) }.count
         }
       }
     }
@@ -54,7 +55,7 @@ struct TraceStatistics: EventProcessor, Sendable {
 
   mutating func apply(_ header: TraceHeader) {
     for (stream, fps) in header.nominalFrameRates {
-      streams[stream, default: StreamStatistics()].nominal = Nanoseconds(Int64((1e9 / fps).rounded()))
+      streams[stream, default: StreamStatistics()].nominal = FrameDuration(framesPerSecond: fps)
     }
   }
 
@@ -98,7 +99,7 @@ struct TraceStatistics: EventProcessor, Sendable {
       text += "stream \(name.rawValue): \(stream.frames) frame(s)"
       if let rate = stream.meanRate { text += ", \(Self.decimal(rate, 2)) fps mean" }
       if let nominal = stream.nominal {
-        text += ", nominal \(Self.decimal(1e9 / Double(nominal.rawValue), 2)) fps"
+        text += ", nominal \(Self.decimal(1e9 / nominal.nanoseconds, 2)) fps"
       }
       text += ", largest pts delta \(Self.decimal(Double(stream.largestDelta.rawValue) / 1e6, 3)) ms"
       text += ", \(stream.gaps) delta(s) over 1.5 frames\n"

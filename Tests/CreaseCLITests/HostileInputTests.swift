@@ -1,0 +1,107 @@
+import CreaseCLI
+import Testing
+
+/// Each case once trapped (signal 4) on Swift arithmetic or a conversion reached from a trace,
+/// a configuration file or an option. Run in-process: a trap would end the test run.
+@Suite("Hostile input: numbers at the edge of their range")
+struct HostileInputTests {
+  static let frame30 = #"{"t":0,"kind":"frame","pts":0}"#
+
+  /// A header declaring `fps`, then frames with a gap and a stall.
+  static func trace(fps: String) -> String {
+    [
+      #"{"kind":"header","format":"crease-trace","version":1,"streams":{"video":{"fps":"# + fps + "}}}",
+      #"{"t":0,"kind":"frame","pts":0}"#, #"{"t":33333333,"kind":"frame","pts":33333333}"#,
+      #"{"t":133333333,"kind":"frame","pts":133333333}"#, #"{"t":999999999,"kind":"end"}"#,
+    ].joined(separator: "\n") + "\n"
+  }
+
+  @Test(
+    "a declared fps near 0, huge or subnormal saturates", arguments: ["1e-10", "1e10", "5e-324", "1e308"])
+  func extremeFrameRates(fps: String) {
+    for command in [["replay", "--summary", "-"], ["stats", "-"], ["check", "-"]] {
+      let run = CreaseRun(command, input: Array(Self.trace(fps: fps).utf8))
+      #expect(run.status == .success, "\(command) at \(fps) fps: \(run.error)")
+    }
+  }
+
+  @Test("pts jumps near 2⁶³ after a held two-frame gap, and back, saturate")
+  func ptsJumps() {
+    let lines = [
+      #"{"t":0,"kind":"frame","pts":0}"#, #"{"t":1,"kind":"frame","pts":33333333}"#,
+      #"{"t":2,"kind":"frame","pts":66666666}"#, #"{"t":3,"kind":"frame","pts":99999999}"#,
+      #"{"t":4,"kind":"frame","pts":166666665}"#, #"{"t":5,"kind":"frame","pts":5000000000000000000}"#,
+      #"{"t":6,"kind":"frame","pts":9223372036854775807}"#,
+      #"{"t":7,"kind":"frame","pts":-9223372036854775807}"#,
+      #"{"t":8,"kind":"frame","pts":9223372036854775807}"#,
+    ]
+    let input = Array((lines.joined(separator: "\n") + "\n").utf8)
+    for command in [["replay", "--summary", "-"], ["stats", "-"]] {
+      let run = CreaseRun(command, input: input)
+      #expect(run.status == .success, "\(command): \(run.error)")
+    }
+    let replay = CreaseRun(["replay", "-"], input: input)
+    #expect(replay.output.contains(#""cue":"camera.gap""#))
+    #expect(replay.output.contains(#""cue":"camera.ptsRegression""#))
+  }
+
+  @Test("--loop past the end of the time range saturates")
+  func loopPastTimeRange() throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    try write(
+      #"{"t":0,"kind":"mark","label":"a"}"# + "\n" + #"{"t":4611686018427387904,"kind":"mark","label":"b"}"#
+        + "\n",
+      to: "\(directory)/wide.jsonl")
+    let run = CreaseRun("replay", "--loop", "3", "\(directory)/wide.jsonl")
+    #expect(run.status == .success, "\(run.error)")
+    #expect(run.output.split(separator: "\n").count == 6)
+  }
+
+  @Test(
+    "a speed too slow to ever finish is a usage error", arguments: ["1e-300", "0.0009", "0", "-1", "nan"])
+  func tooSlow(speed: String) {
+    let run = CreaseRun("replay", "--speed", speed, tracePath("every-kind.jsonl"))
+    #expect(run.status == .usage)
+    #expect(run.error.contains("a number from 0.001"))
+  }
+
+  @Test(
+    "configuration values at the edge saturate wherever they are used",
+    arguments: [#"{"hinge":{"progressMaxRateHz":1e-10}}"#, #"{"camera":{"stallFactor":1e300}}"#])
+  func extremeConfiguration(configuration: String) throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    try write(configuration, to: "\(directory)/c.json")
+    for trace in ["every-kind.jsonl", "synth-dropped-frames.jsonl", "open-close.jsonl"] {
+      let replay = CreaseRun("replay", "-c", "\(directory)/c.json", "--summary", tracePath(trace))
+      #expect(replay.status == .success, "\(trace): \(replay.error)")
+      let budget = CreaseRun(
+        "replay", "-c", "\(directory)/c.json", "--latency-budget", "1000", tracePath(trace))
+      #expect(budget.status == .usage, "\(trace): a saturated bound exceeds any budget")
+      let plot = CreaseRun("plot", "-c", "\(directory)/c.json", tracePath(trace), "-o", "\(directory)/p.svg")
+      #expect(plot.status == .success, "\(trace): \(plot.error)")
+    }
+  }
+
+  @Test(
+    "plot stays small and finite for extreme times and angles",
+    arguments: [
+      #"{"t":9223372036854775807,"kind":"hinge","angle":10,"status":"closed"}"#,
+      #"{"t":0,"kind":"hinge","angle":1e300,"status":"partiallyOpen"}"#,
+      #"{"t":0,"kind":"hinge","angle":30000000,"status":"partiallyOpen"}"#,
+      #"{"t":0,"kind":"hinge","angle":-1e300,"status":"partiallyOpen"}"#,
+    ])
+  func extremePlot(line: String) throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    try write(
+      line + "\n" + line.replacingOccurrences(of: #""t":0,"#, with: #""t":1000000000,"#) + "\n",
+      to: "\(directory)/t.jsonl")
+    let run = CreaseRun("plot", "\(directory)/t.jsonl", "-o", "\(directory)/p.svg")
+    #expect(run.status == .success, "\(run.error)")
+    let svg = contents(of: "\(directory)/p.svg") ?? ""
+    #expect(svg.utf8.count < 100_000)
+    #expect(!svg.contains("nan") && !svg.contains("inf"))
+  }
+}
