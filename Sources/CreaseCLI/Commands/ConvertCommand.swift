@@ -15,10 +15,12 @@ enum ConvertCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let path = arguments.value("--output")!  // a required option: the parser checked it
+    try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals)
     let source = try TraceInputs.open(arguments.positionals, streams: streams)[0]
-    let sink = try FileSink(creatingFileAt: path)
+    let file = try ReplacedFile(path: path)
     let result = try TraceConverter.convert(
-      source, to: sink, binary: BinaryTraceFormat.isBinary(path: path), diagnostics: streams.error)
+      source, to: file.sink, binary: BinaryTraceFormat.isBinary(path: path), diagnostics: streams.error)
+    try file.commit()
     return result.rejected > 0 ? .dataError : .success
   }
 }

@@ -36,12 +36,6 @@ enum ReplayCommand: Subcommand {
     {
       try enforce(budget, on: configuration)
     }
-    let sources = try TraceInputs.open(arguments.positionals, streams: streams)
-    let output = try arguments.value("--output").map(FileSink.init(creatingFileAt:)) ?? streams.output
-    let outputs = TraceReplay<Pipeline>.Outputs(
-      cues: output, diagnostics: streams.error,
-      rejects: try arguments.value("--rejects").map(FileSink.init(creatingFileAt:)),
-      late: try arguments.value("--late").map(FileSink.init(creatingFileAt:)))
     var replay = TraceReplay(reorderWindow: configuration.reorderWindow) {
       Pipeline(configuration: configuration)
     }
@@ -58,14 +52,30 @@ enum ReplayCommand: Subcommand {
     if replay.loops > 1 && arguments.positionals.contains("-") {
       throw UsageError("Standard input cannot be replayed more than once ('--loop' needs files).")
     }
+    // Every argument is valid by now: only then are inputs opened and outputs created.
+    let outputPaths = ["--output", "--rejects", "--late"].compactMap { option in
+      arguments.value(option).map { (option: option, path: $0) }
+    }
+    try OutputPaths.refuseOverlaps(outputPaths, inputs: arguments.positionals)
+    let sources = try TraceInputs.open(arguments.positionals, streams: streams)
+    let live = replay.pacer != nil || arguments.positionals.contains("-")
+    let files = try outputPaths.filter { $0.path != "-" }.map {
+      ($0.option, try ReplacedFile(path: $0.path, inPlace: live))
+    }
+    func sink(_ option: String) -> ByteSink? {
+      if arguments.value(option) == "-" { return streams.output }
+      return files.first { $0.0 == option }?.1.sink
+    }
+    let output = sink("--output") ?? streams.output
+    let outputs = TraceReplay<Pipeline>.Outputs(
+      cues: output, diagnostics: streams.error, rejects: sink("--rejects"), late: sink("--late"))
     replay.progress = progressReporter(for: sources, streams: streams)
     let paths = arguments.positionals
     var (summary, pipeline) = try replay.run(
       sources, reopen: { index in try FileSource(path: paths[index]) }, to: outputs)
     summary.staleFrames = pipeline.staleFrames
     try output.flush()
-    try outputs.rejects?.flush()
-    try outputs.late?.flush()
+    for (_, file) in files { try file.commit() }
     if arguments.flag("--summary") { try streams.error.write(summary.rendered(for: configuration)) }
     return summary.total.rejected > 0 || summary.stoppedEarly ? .dataError : .success
   }

@@ -42,8 +42,11 @@ enum SynthCommand: Subcommand {
       try arguments.value("--hinge-hz", as: "a rate from 1 to 1000") { text in
         Double(text).flatMap { $0 >= 1 && $0 <= 1000 ? $0 : nil }
       } ?? 60
-    let sink = try arguments.value("--output").map(FileSink.init(creatingFileAt:)) ?? streams.output
-    var output = LineOutput(sink: sink, pacer: try TraceInputs.speed(arguments).map { Pacer(speed: $0) })
+    let pacer = try TraceInputs.speed(arguments).map { Pacer(speed: $0) }
+    let path = arguments.value("--output").flatMap { $0 == "-" ? nil : $0 }
+    try OutputPaths.refuseOverlaps(path.map { [("--output", $0)] } ?? [], inputs: [])
+    let file = try path.map { try ReplacedFile(path: $0, inPlace: pacer != nil) }
+    var output = LineOutput(sink: file?.sink ?? streams.output, pacer: pacer)
     let trace = scenario.generate(options)
     try output.write(at: trace.events.first?.t ?? .zero) {
       TraceEncoder.encode(.header(trace.header), into: &$0)
@@ -52,6 +55,7 @@ enum SynthCommand: Subcommand {
       try output.write(at: event.t) { TraceEncoder.encode(.event(event), into: &$0) }
     }
     try output.flush()
+    try file?.commit()
     return .success
   }
 }

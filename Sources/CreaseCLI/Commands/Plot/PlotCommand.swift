@@ -22,6 +22,7 @@ enum PlotCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let path = arguments.value("--output")!  // a required option: the parser checked it
     let configuration = try TraceInputs.configuration(arguments)
+    try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
     let replay = TraceReplay(reorderWindow: configuration.reorderWindow) {
       PlotRecorder(configuration: configuration)
@@ -30,9 +31,9 @@ enum PlotCommand: Subcommand {
       sources, to: .init(cues: DiscardingSink(), diagnostics: streams.error))
     let plot = SVGPlot(
       samples: recorder.samples, cues: recorder.cues, configuration: configuration, title: sources[0].name)
-    let sink = try FileSink(creatingFileAt: path)
-    try sink.write(plot.svg)
-    try sink.flush()
+    let file = try ReplacedFile(path: path)
+    try file.sink.write(plot.svg)
+    try file.commit()
     return summary.total.rejected > 0 ? .dataError : .success
   }
 }
