@@ -20,7 +20,13 @@ public enum CreaseCommand {
   /// Runs `crease` with `arguments` (without the program name) and returns the exit status.
   public static func run(_ arguments: [String], streams: StandardStreams) -> ExitCode {
     let status = dispatch(arguments, streams: streams)
-    try? streams.output.flush()
+    // Output is buffered: a full disk or a closed pipe may only show here, and must not pass
+    // for success.
+    do {
+      try streams.output.flush()
+    } catch {
+      return report("crease: \(error)", .ioError, streams)
+    }
     try? streams.error.flush()
     return status
   }
@@ -31,17 +37,17 @@ public enum CreaseCommand {
     }
     switch first {
     case "-h", "--help":
-      return write(HelpFormatter.help(description, path: ["crease"]), to: streams.output)
+      return write(HelpFormatter.help(description, path: ["crease"]), to: streams)
     case "--version":
-      return write("\(version)\n", to: streams.output)
+      return write("\(version)\n", to: streams)
     case "help":
       guard let name = arguments.dropFirst().first else {
-        return write(HelpFormatter.help(description, path: ["crease"]), to: streams.output)
+        return write(HelpFormatter.help(description, path: ["crease"]), to: streams)
       }
       guard let command = subcommand(named: name) else {
         return unknownSubcommand(name, streams)
       }
-      return write(HelpFormatter.help(command.description, path: ["crease", name]), to: streams.output)
+      return write(HelpFormatter.help(command.description, path: ["crease", name]), to: streams)
     default:
       guard let command = subcommand(named: first) else {
         if first.hasPrefix("-") {
@@ -72,7 +78,7 @@ public enum CreaseCommand {
     do {
       let parsed = try command.description.parse(arguments)
       if parsed.flag("--help") {
-        return write(HelpFormatter.help(command.description, path: path), to: streams.output)
+        return write(HelpFormatter.help(command.description, path: path), to: streams)
       }
       return try command.run(parsed, streams: streams)
     } catch let error as UsageError {
@@ -99,12 +105,12 @@ public enum CreaseCommand {
     return status
   }
 
-  private static func write(_ text: String, to sink: ByteSink) -> ExitCode {
+  private static func write(_ text: String, to streams: StandardStreams) -> ExitCode {
     do {
-      try sink.write(text)
+      try streams.output.write(text)
       return .success
     } catch {
-      return .ioError
+      return report("crease: \(error)", .ioError, streams)
     }
   }
 }

@@ -1,4 +1,6 @@
 import CreaseCLI
+import CreaseIO
+import Glibc
 import Testing
 
 /// Each case once trapped (signal 4) on Swift arithmetic or a conversion reached from a trace,
@@ -103,5 +105,48 @@ struct HostileInputTests {
     let svg = contents(of: "\(directory)/p.svg") ?? ""
     #expect(svg.utf8.count < 100_000)
     #expect(!svg.contains("nan") && !svg.contains("inf"))
+  }
+}
+
+@Suite("Faults: every line verbatim, every write error reported")
+struct FaultTests {
+  @Test("a rejected or late line keeps its CR LF in the rejects and late files")
+  func carriageReturnsKept() throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    let input =
+      #"{"t":100000000,"kind":"mark","label":"a"}"# + "\r\n"
+      + #"{"t":1,"kind":"hinge","angle":1,"status":"clsed"}"#
+      + "\r\n" + #"{"t":2,"kind":"mark","label":"late"}"# + "\r\n"
+    let run = CreaseRun(
+      ["replay", "--rejects", "\(directory)/r", "--late", "\(directory)/l", "-"], input: Array(input.utf8))
+    #expect(run.status == .dataError)
+    #expect(contents(of: "\(directory)/r") == #"{"t":1,"kind":"hinge","angle":1,"status":"clsed"}"# + "\r\n")
+    #expect(contents(of: "\(directory)/l") == #"{"t":2,"kind":"mark","label":"late"}"# + "\r\n")
+  }
+
+  @Test("an angle too large for three decimals prints as the shortest exact number, not a clamped integer")
+  func hugeAngle() {
+    let run = CreaseRun(
+      ["replay", "-"], input: Array((#"{"t":0,"kind":"hinge","angle":1e20,"status":"closed"}"# + "\n").utf8))
+    #expect(run.output.contains(#""cue":"hinge.initial","status":"closed","angle":1e+20}"#))
+  }
+
+  @Test(
+    "a write error on standard output is exit 74 with a message, on every command",
+    arguments: [
+      ["stats", tracePath("open-close.jsonl")], ["check", tracePath("open-close.jsonl")], ["scenarios"],
+      ["--help"], ["--version"], ["help", "replay"], ["replay", tracePath("open-close.jsonl")],
+      ["synth", "wobble"], ["replay", "--help"],
+    ])
+  func fullDisk(arguments: [String]) throws {
+    let full = open("/dev/full", O_WRONLY)
+    #expect(full >= 0)
+    let error = MemorySink()
+    let streams = StandardStreams(
+      input: MemorySource([], name: "<stdin>"),
+      output: FileSink(descriptor: full, name: "<stdout>", closesDescriptor: true), error: error)
+    #expect(CreaseCommand.run(arguments, streams: streams) == .ioError)
+    #expect(error.text.contains("No space left on device"))
   }
 }

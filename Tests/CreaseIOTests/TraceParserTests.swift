@@ -154,12 +154,34 @@ struct TraceParserBadInputTests {
         #"{"kind":"header","format":"crease-trace","version":1,"streams":{"video":{"fps":0}}}"#, 80,
         "'streams.video.fps'"
       ),
-      ("\u{00}\u{01}binary", 1, "invalid JSON"),
+      ("\u{00}\u{01}binary", 1, "NUL byte at column 1"),
+      ("{\"t\":1,\"kind\":\"mark\",\"label\":\"a\u{00}b\"}", 32, "NUL byte at column 32"),
+      ("{\"t\":1,\"kind\":\"mark\",\"label\":\"a\"}\u{00}", 34, "NUL byte at column 34"),
+      (
+        #"{"kind":"header","format":"crease-trace","version":1,"streams":{"vide\u0000":{"fps":30}}}"#, 64,
+        "holds a NUL"
+      ),
+      (#"{"t":1,"kind":"hinge","angle":1e999999,"status":"closed"}"#, 31, "finite"),
     ] as [(String, Int, String)])
   func badLine(line: String, column: Int, message: String) {
     let found = error(line)
     #expect(found?.message.contains(message) == true, "\(found?.message ?? "no error") for \(line)")
     #expect(found?.column == column, "column for \(line)")
+  }
+
+  @Test("numbers at the edge of 64 bits: exact where they fit, and integer literals as numbers")
+  func edgeNumbers() throws {
+    // json-c saturates integer literals beyond 64 bits; they are read back from the line.
+    #expect(
+      try parse(#"{"t":0,"kind":"hinge","angle":100000000000000000000,"status":"closed"}"#)
+        == .event(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(1e20), status: .closed)))))
+    #expect(
+      try parse(#"{"t":0,"kind":"hinge","angle":-18446744073709551617,"status":"closed"}"#)
+        == .event(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(-18446744073709551617), status: .closed))))
+    )
+    #expect(
+      try parse(#"{"t":9223372036854775807,"kind":"frame","pts":-9223372036854775808}"#)
+        == .event(Event(t: .max, .frame(Frame(pts: PresentationTime(nanoseconds: .min))))))
   }
 
   @Test("deep nesting is refused, not recursed into")

@@ -30,8 +30,9 @@ enum NumberFormatting {
   static func appendDecimal(_ value: Double, to output: inout [UInt8]) {
     let thousandths = (value * 1000).rounded(.toNearestOrAwayFromZero)
     guard let scaled = Int64(exactly: thousandths) else {
-      // Outside ±9.2e15 no decimals are left to round; the integer part is all there is.
-      appendInteger(value < 0 ? .min : .max, to: &output)
+      // Outside ±9.2e15 no decimals are left to round: the shortest form that reads back as the
+      // same double (`1e+20`), which Swift prints the same on every machine.
+      output.append(contentsOf: value.description.utf8)
       return
     }
     if scaled < 0 { output.append(UInt8(ascii: "-")) }

@@ -311,8 +311,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     ) throws -> Bool {
       summary.sources[source].late += 1
       if let raw {
-        try outputs.late?.write(raw)
-        try outputs.late?.write("\n")
+        try writeVerbatim(raw, from: source, to: outputs.late)
       } else {
         var line: [UInt8] = []
         TraceEncoder.encode(.event(event), into: &line)
@@ -334,14 +333,26 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     {
       summary.sources[source].rejected += 1
       if let raw {
-        try outputs.rejects?.write(raw)
-        try outputs.rejects?.write("\n")
+        try writeVerbatim(raw, from: source, to: outputs.rejects)
       }
       if replay.reportLimit.map({ reported < $0 }) ?? true {
         try diagnose(source, column: column, "error", message)
         reported += 1
       }
       return !replay.strict
+    }
+
+    /// Writes a line as it was read, with its own terminator (`\r\n` stays `\r\n`).
+    func writeVerbatim(_ raw: UnsafeRawBufferPointer, from source: Int, to sink: ByteSink?) throws {
+      guard let sink else { return }
+      try sink.write(raw)
+      let crlf: Bool
+      if case .lines(let reader) = readers[source] {
+        crlf = reader.endedWithCarriageReturn
+      } else {
+        crlf = false
+      }
+      try sink.write(crlf ? "\r\n" : "\n")
     }
 
     mutating func warnAboutUnknownKeys(_ source: Int) throws {

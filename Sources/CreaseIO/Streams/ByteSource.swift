@@ -35,7 +35,8 @@ public final class FileSource: ByteSource {
   public convenience init(path: String) throws {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      let kind: IOError.Kind = (errno == ENOENT || errno == ENOTDIR) ? .missingInput : .other
+      // Missing or unreadable: either way there is no input to read (EX_NOINPUT).
+      let kind: IOError.Kind = [ENOENT, ENOTDIR, EACCES, EPERM].contains(errno) ? .missingInput : .other
       throw IOError.fromErrno(path, kind: kind)
     }
     var status = stat()

@@ -23,6 +23,9 @@ public final class LineReader {
   public let source: ByteSource
   /// Bytes read from the source so far.
   public private(set) var bytesRead = 0
+  /// Whether the line last returned ended with `\r\n` (its `\r` is not in the line), so a copy
+  /// of it can be written verbatim.
+  public private(set) var endedWithCarriageReturn = false
 
   private let storage: UnsafeMutableRawBufferPointer
   private var start = 0
@@ -116,7 +119,7 @@ public final class LineReader {
   }
 
   private func trimmingCarriageReturn(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    guard let last = line.last, last == 0x0D else { return line }
-    return UnsafeRawBufferPointer(rebasing: line.dropLast())
+    endedWithCarriageReturn = line.last == 0x0D
+    return endedWithCarriageReturn ? UnsafeRawBufferPointer(rebasing: line.dropLast()) : line
   }
 }

@@ -18,6 +18,45 @@ enum JSONLocator {
     return found + 1
   }
 
+  /// Whether a member name of the object at `path` holds an escaped NUL (`\u0000`). json-c keeps
+  /// member names as C strings, which would cut such a name short, so a caller refuses it.
+  static func memberNameHoldsNUL(at path: [String], in line: UnsafeRawBufferPointer) -> Bool {
+    var scanner = Scanner(bytes: line)
+    scanner.offset = column(of: path, in: line) - 1
+    guard scanner.current == UInt8(ascii: "{") else { return false }
+    scanner.offset += 1
+    while true {
+      scanner.skipWhitespace()
+      guard scanner.current == UInt8(ascii: "\"") else { return false }
+      let nameStart = scanner.offset + 1
+      scanner.skipString()
+      if holdsEscapedNUL(line[nameStart..<max(nameStart, scanner.offset - 1)]) { return true }
+      scanner.skipWhitespace()
+      guard scanner.current == UInt8(ascii: ":") else { return false }
+      scanner.offset += 1
+      scanner.skipWhitespace()
+      scanner.skipValue()
+      scanner.skipWhitespace()
+      guard scanner.current == UInt8(ascii: ",") else { return false }
+      scanner.offset += 1
+    }
+  }
+
+  /// Whether the raw bytes of a JSON string hold `\u0000`, escapes read in order.
+  private static func holdsEscapedNUL(_ bytes: Slice<UnsafeRawBufferPointer>) -> Bool {
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      if bytes[index] == UInt8(ascii: "\\") {
+        let escape = bytes[(index + 1)..<min(index + 6, bytes.endIndex)]
+        if escape.elementsEqual("u0000".utf8) { return true }
+        index += 2
+      } else {
+        index += 1
+      }
+    }
+    return false
+  }
+
   private struct Scanner {
     let bytes: UnsafeRawBufferPointer
     var offset = 0

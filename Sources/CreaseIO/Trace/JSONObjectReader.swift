@@ -52,16 +52,35 @@ struct JSONObjectReader {
       throw error(key, "'\(qualified(key))' must be an integer, not \(Self.typeName(value))")
     }
     let integer = json_object_get_int64(value)
-    // json-c saturates integers that do not fit; only the saturated ends need a second look.
-    let saturated = (integer == .max && json_object_get_uint64(value) != UInt64(Int64.max)) || integer == .min
-    guard !saturated else { throw error(key, "'\(qualified(key))' is out of range for a 64-bit integer") }
-    return integer
+    // json-c saturates integers that do not fit, so only the ends need a second look.
+    guard integer == .max || integer == .min else { return integer }
+    guard let exact = Int64(literal(key)) else {
+      throw error(key, "'\(qualified(key))' is out of range for a 64-bit integer")
+    }
+    return exact
   }
+
+  /// The number `key` holds as written on the line. json-c saturates integer literals that do
+  /// not fit in 64 bits, so those (a rare path) are read back from the text.
+  func literal(_ key: String) -> String {
+    let start = JSONLocator.column(of: path + [key], in: line) - 1
+    var end = start
+    while end < line.count, Self.numberBytes.contains(line[end]) { end += 1 }
+    return String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
+  }
+
+  private static let numberBytes = Set("-+.eE0123456789".utf8)
 
   func number(_ value: OpaquePointer, key: String) throws(TraceLineError) -> Double {
     switch json_object_get_type(value) {
     case json_type_int:
-      return Double(try integer(value, key: key))
+      // An integer literal beyond 64 bits is still a finite number, as `1e19` is.
+      let integer = json_object_get_int64(value)
+      guard integer == .max || integer == .min else { return Double(integer) }
+      guard let exact = Double(literal(key)), exact.isFinite else {
+        throw error(key, "'\(qualified(key))' must be a finite number")
+      }
+      return exact
     case json_type_double:
       let number = json_object_get_double(value)
       guard number.isFinite else { throw error(key, "'\(qualified(key))' must be a finite number") }

@@ -31,10 +31,14 @@ public final class TraceParser {
     json_tokener_reset(tokener)
     let base = line.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)!
     guard let root = json_tokener_parse_ex(tokener, base, Int32(line.count)) else {
-      throw syntaxError(lineLength: line.count)
+      throw syntaxError(line)
     }
-    // Strict mode refuses anything but whitespace after the value, so the whole line was read.
     defer { json_object_put(root) }
+    // Strict mode refuses anything but whitespace after the value, except that json-c stops at
+    // a NUL byte as at the end of the text: the whole line must have been read.
+    if json_tokener_get_parse_end(tokener) < line.count, let nul = line.firstIndex(of: 0) {
+      throw Self.nulByte(at: nul)
+    }
     guard json_object_get_type(root) == json_type_object else {
       throw TraceLineError(
         column: JSONLocator.column(of: [], in: line),
@@ -47,11 +51,17 @@ public final class TraceParser {
     return record
   }
 
-  private func syntaxError(lineLength: Int) -> TraceLineError {
+  private static func nulByte(at index: Int) -> TraceLineError {
+    TraceLineError(column: index + 1, message: "NUL byte at column \(index + 1): a trace line is JSON text")
+  }
+
+  private func syntaxError(_ line: UnsafeRawBufferPointer) -> TraceLineError {
+    // JSON text never holds a raw NUL (not even in a string); json-c would call it the end of data.
+    if let nul = line.firstIndex(of: 0) { return Self.nulByte(at: nul) }
     let error = json_tokener_get_error(tokener)
     if error == json_tokener_continue {
       return TraceLineError(
-        column: lineLength + 1, message: "unexpected end of line: the JSON object is incomplete")
+        column: line.count + 1, message: "unexpected end of line: the JSON object is incomplete")
     }
     let offset = json_tokener_get_parse_end(tokener)
     let reason = String(cString: json_tokener_error_desc(error))
@@ -131,6 +141,10 @@ public final class TraceParser {
     header.os = try fields.optional("os").map { v throws(TraceLineError) in try fields.string(v, key: "os") }
     if let streams = fields.optional("streams") {
       let streamFields = try fields.nested(streams, key: "streams")
+      guard !JSONLocator.memberNameHoldsNUL(at: ["streams"], in: fields.line) else {
+        throw fields.error(
+          "streams", "a stream name in 'streams' holds a NUL (\\u0000), which is not supported")
+      }
       for name in streamFields.keys {
         let stream = try streamFields.nested(try streamFields.required(name), key: name)
         let fps = try stream.number(try stream.required("fps"), key: "fps")

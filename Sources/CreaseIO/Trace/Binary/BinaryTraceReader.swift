@@ -199,7 +199,10 @@ private struct BodyReader {
     header.device = try optionalString()
     header.os = try optionalString()
     for _ in 0..<(try uint16()) {
-      let name = StreamName(rawValue: try string())
+      let text = try string()
+      // JSON Lines cannot carry it (json-c cuts member names at a NUL): refused in both formats.
+      guard !text.utf8.contains(0) else { throw Failure("a stream name in the header holds a NUL") }
+      let name = StreamName(rawValue: text)
       let fps = Double(bitPattern: try uint64())
       guard fps.isFinite, fps > 0 else {
         throw Failure("a stream's fps must be a finite number greater than 0")
