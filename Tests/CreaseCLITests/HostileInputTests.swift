@@ -108,6 +108,24 @@ struct HostileInputTests {
   }
 }
 
+@Suite("Hostile input: bounded memory")
+struct BoundedMemoryTests {
+  @Test("events at one t past the reorder buffer's limit are released early and counted in the summary")
+  func reorderBufferLimit() throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    try write(#"{"reorderBufferLimit": 10}"#, to: "\(directory)/c.json")
+    let lines = (0..<25).map { #"{"t":7,"kind":"mark","label":"m\#($0)"}"# }.joined(separator: "\n") + "\n"
+    let run = CreaseRun(["replay", "-c", "\(directory)/c.json", "--summary", "-"], input: Array(lines.utf8))
+    #expect(run.status == .success)
+    #expect(
+      run.error.contains("reorder buffer: 15 event(s) released early at its limit of 10 (reorderBufferLimit)")
+    )
+    let labels = run.output.split(separator: "\n").map { $0.split(separator: "\"")[11] }
+    #expect(labels == (0..<25).map { "m\($0)"[...] }, "line order kept")
+  }
+}
+
 @Suite("Faults: every line verbatim, every write error reported")
 struct FaultTests {
   @Test("a rejected or late line keeps its CR LF in the rejects and late files")

@@ -31,13 +31,14 @@ struct ConfigurationFileTests {
   func everyKey() throws {
     let configuration = try read(
       """
-      {"reorderWindowMs": 20,
+      {"reorderWindowMs": 20, "reorderBufferLimit": 500,
        "hinge": {"statusDebounceMs": 40, "statusMaxWaitMs": 0, "settleMs": 250.5, "motionDeadbandDeg": 5,
                  "fullyOpenZoneDeg": 10, "settleToleranceDeg": 0.5, "progressFullDeg": 170, "progressMaxRateHz": 30,
                  "boundaries": [{"name": "tent", "below": 60, "above": 70}]},
        "camera": {"gapFactor": 1.8, "switchWindowMs": 300, "stallFactor": 4, "maskMaxMs": 400}}
       """)
     #expect(configuration.reorderWindow == .milliseconds(20))
+    #expect(configuration.reorderBufferLimit == 500)
     #expect(configuration.hinge.statusMaxWait == .zero)
     #expect(configuration.hinge.settle == Nanoseconds(250_500_000))
     #expect(configuration.hinge.boundaries == [Boundary(name: "tent", below: 60, above: 70)])
@@ -69,6 +70,14 @@ struct ConfigurationFileTests {
       (
         #"{"hinge": {"boundaries": [{"name": "a", "below": 10, "above": 5}]}}"#,
         "crease.json: error: hinge.boundaries[0].below: must be less than above (10.0 is not less than 5.0)"
+      ),
+      (
+        #"{"reorderBufferLimit": 0}"#,
+        "crease.json: error: reorderBufferLimit: must be a whole number, 1 or more"
+      ),
+      (
+        #"{"reorderBufferLimit": 1.5}"#,
+        "crease.json:1:24: error: 'reorderBufferLimit' must be an integer, not a fractional number"
       ),
       (
         #"{"camera": {"gapFactor": NaN}}"#,

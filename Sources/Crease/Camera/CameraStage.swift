@@ -64,6 +64,8 @@ struct CameraStage: Sendable {
   /// Frames delivered under a mirroring decision that a later direction update revised.
   private(set) var staleFrames = 0
   private var streams: [Stream] = []
+  /// Each stream's index in `streams`: a hostile trace may name a hundred thousand streams.
+  private var streamIndices: [StreamName: Int] = [:]
   private var declaredRates: [StreamName: Double] = [:]
   private var maps = DirectionMaps()
   private var display: DisplayChange?
@@ -76,15 +78,13 @@ struct CameraStage: Sendable {
 
   /// The nominal frame duration of `stream` as the stage knows it now, if it does.
   func nominalFrameDuration(of stream: StreamName) -> FrameDuration? {
-    streams.first { $0.name == stream }?.cadence.nominal
+    streamIndices[stream].flatMap { streams[$0].cadence.nominal }
   }
 
   mutating func apply(_ header: TraceHeader) {
     for (stream, fps) in header.nominalFrameRates {
       declaredRates[stream] = fps
-      if let index = streams.firstIndex(where: { $0.name == stream }) {
-        streams[index].cadence = FrameCadence(framesPerSecond: fps)
-      }
+      if let index = streamIndices[stream] { streams[index].cadence = FrameCadence(framesPerSecond: fps) }
     }
   }
 
@@ -402,8 +402,9 @@ struct CameraStage: Sendable {
   }
 
   private mutating func streamIndex(_ name: StreamName) -> Int {
-    if let index = streams.firstIndex(where: { $0.name == name }) { return index }
+    if let index = streamIndices[name] { return index }
     streams.append(Stream(name: name, cadence: FrameCadence(framesPerSecond: declaredRates[name])))
+    streamIndices[name] = streams.count - 1
     return streams.count - 1
   }
 }

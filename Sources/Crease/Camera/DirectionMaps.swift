@@ -1,21 +1,29 @@
-/// The latest direction-coordinator update per view, and the one that decides facing: view
-/// `main`, or the only view seen (SPEC 4.7).
+/// The direction-coordinator update that decides facing (SPEC 4.7): the latest for view `main`,
+/// or, when no update names `main`, the latest for the only view seen.
+///
+/// It keeps two updates and a flag, not one per view, so a trace that names a hundred thousand
+/// views costs constant memory and time.
 struct DirectionMaps: Sendable {
-  private var updates: [DirectionUpdate] = []
+  private var main: DirectionUpdate?
+  /// The latest update of the first other view seen.
+  private var other: DirectionUpdate?
+  /// Whether updates named more than one view besides `main`.
+  private var severalOtherViews = false
 
   /// Replaces the view's previous update.
+  /// - Complexity: O(1).
   mutating func apply(_ update: DirectionUpdate) {
-    if let index = updates.firstIndex(where: { $0.view == update.view }) {
-      updates[index] = update
+    if update.view == .main {
+      main = update
+    } else if other == nil || other?.view == update.view {
+      other = update
     } else {
-      updates.append(update)
+      severalOtherViews = true
     }
   }
 
   /// The map that decides facing, if any.
-  var current: DirectionUpdate? {
-    updates.first { $0.view == .main } ?? (updates.count == 1 ? updates[0] : nil)
-  }
+  var current: DirectionUpdate? { main ?? (severalOtherViews ? nil : other) }
 
   /// Whether `camera` faces the person, faces away, or is in neither list (`nil`).
   func facing(of camera: Camera) -> CameraFacing? {

@@ -6,6 +6,11 @@ public struct Configuration: Hashable, Sendable {
   /// How far an event may trail a later event of its source and still be processed in order
   /// (`reorderWindowMs`, default 50).
   public var reorderWindow: Nanoseconds
+  /// The most events the reorder buffer holds (`reorderBufferLimit`, default 100,000, about
+  /// 25 MB); past it the earliest is processed at once and counted as released early. Normal
+  /// traces hold a window's worth (tens of events); the limit bounds memory on hostile ones,
+  /// such as a million events at one `t`.
+  public var reorderBufferLimit: Int
   /// The hinge stage's settings.
   public var hinge: HingeConfiguration
   /// The camera stage's settings.
@@ -13,10 +18,12 @@ public struct Configuration: Hashable, Sendable {
 
   public init(
     reorderWindow: Nanoseconds = .milliseconds(50),
+    reorderBufferLimit: Int = 100_000,
     hinge: HingeConfiguration = HingeConfiguration(),
     camera: CameraConfiguration = CameraConfiguration()
   ) {
     self.reorderWindow = reorderWindow
+    self.reorderBufferLimit = reorderBufferLimit
     self.hinge = hinge
     self.camera = camera
   }
@@ -27,6 +34,9 @@ public struct Configuration: Hashable, Sendable {
   /// Checks every value, naming the first bad one by its configuration-file key.
   public func validate() throws(ConfigurationError) {
     try Self.requireNonNegative(reorderWindow, key: "reorderWindowMs")
+    guard reorderBufferLimit >= 1 else {
+      throw ConfigurationError(key: "reorderBufferLimit", reason: "must be a whole number, 1 or more")
+    }
     try hinge.validate()
     try camera.validate()
   }

@@ -56,6 +56,11 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   public let reorderWindow: Nanoseconds
   /// Set once every source has finished.
   public private(set) var endOfInput: EndOfInput?
+  /// The most events the reorder buffer holds before it releases the earliest early.
+  public let bufferLimit: Int
+  /// Events processed before their turn because the buffer was full. After one, an event
+  /// that would sort before what was already processed is late.
+  public private(set) var releasedEarly = 0
 
   private var context = ProcessingContext<Processor.TimerTag>()
   private var sources: [SourceState]
@@ -63,11 +68,16 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   private var nextSequence: UInt64 = 0
 
   /// Creates an engine over `sourceCount` sources.
-  public init(processor: Processor, sourceCount: Int = 1, reorderWindow: Nanoseconds = .milliseconds(50)) {
+  public init(
+    processor: Processor, sourceCount: Int = 1, reorderWindow: Nanoseconds = .milliseconds(50),
+    bufferLimit: Int = Configuration.default.reorderBufferLimit
+  ) {
     precondition(sourceCount > 0, "an engine needs at least one source")
     precondition(reorderWindow >= .zero, "the reorder window cannot be negative")
+    precondition(bufferLimit >= 1, "the reorder buffer must hold an event")
     self.processor = processor
     self.reorderWindow = reorderWindow
+    self.bufferLimit = bufferLimit
     self.sources = Array(repeating: SourceState(), count: sourceCount)
   }
 
@@ -106,8 +116,14 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     } else {
       sources[source].latest = event.t
     }
+    // Only after an early release can an event in its window sort before processed time.
+    if event.t < context.now { return .late(behind: context.now - event.t) }
     buffer.insert(PendingEvent(event: event, source: source, sequence: nextSequence))
     nextSequence += 1
+    if buffer.count > bufferLimit, let earliest = buffer.popFirst() {
+      process(earliest.event)
+      releasedEarly += 1
+    }
     releaseReadyEvents()
     fireTimersBeforeWatermark()
     return .accepted

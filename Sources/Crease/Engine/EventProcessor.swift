@@ -5,7 +5,7 @@
 /// clock: `context.now` is the time of the event or timer being handled.
 public protocol EventProcessor {
   /// Identifies one of the processor's timers; scheduling a pending tag re-arms it.
-  associatedtype TimerTag: Equatable & Sendable
+  associatedtype TimerTag: Hashable & Sendable
 
   /// Handles an input event at `context.now`.
   mutating func process(_ event: Event, context: inout ProcessingContext<TimerTag>)
@@ -32,7 +32,7 @@ extension EventProcessor {
 
 /// What a processor may do while it handles an event or a timer: read the time, set timers,
 /// emit cues.
-public struct ProcessingContext<TimerTag: Equatable & Sendable>: Sendable {
+public struct ProcessingContext<TimerTag: Hashable & Sendable>: Sendable {
   /// The trace time being processed.
   public internal(set) var now: Nanoseconds = .zero
   /// The processor's timers.

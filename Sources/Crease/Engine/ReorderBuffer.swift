@@ -9,6 +9,9 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
 
   var isEmpty: Bool { head == storage.count }
 
+  /// How many elements it holds.
+  var count: Int { storage.count - head }
+
   /// The smallest element.
   /// - Complexity: O(1).
   var first: Element? { isEmpty ? nil : storage[head] }

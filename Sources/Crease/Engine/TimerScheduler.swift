@@ -1,9 +1,11 @@
 /// The pending timers of a processor, in trace time.
 ///
-/// Timers are few at any moment (a debounce, a settle, a stall per stream), so they live in a
-/// small array searched linearly: no heap, no allocation once the array has grown to its
-/// working size. Scheduling a tag that is already pending re-arms it.
-public struct TimerScheduler<Tag: Equatable & Sendable>: Sendable {
+/// A binary heap ordered by (due time, setting order), with each tag's place in the heap kept in
+/// a dictionary, so scheduling, re-arming, cancelling and firing are O(log *n*) however many
+/// timers a trace sets (a stall timer per stream: a hostile trace may have a hundred thousand
+/// streams). Nothing is allocated once the heap and the dictionary have grown to their working
+/// size. Scheduling a tag that is already pending re-arms it.
+public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// What happens to a timer still pending when the input ends without an `end` event.
   public enum EndOfStream: Sendable {
     /// It fires at its due time, as if the trace had gone on.
@@ -21,47 +23,120 @@ public struct TimerScheduler<Tag: Equatable & Sendable>: Sendable {
     var sequence: UInt64
   }
 
-  private(set) var timers: [Timer] = []
+  private var heap: [Timer] = []
+  private var positions: [Tag: Int] = [:]
   private var nextSequence: UInt64 = 0
 
   public init() {}
 
   /// Arms `tag` to fire at `due`, replacing the pending timer with the same tag, if any.
-  /// - Complexity: O(*n*), where *n* is the number of pending timers.
+  /// - Complexity: O(log *n*), where *n* is the number of pending timers.
   public mutating func schedule(_ tag: Tag, at due: Nanoseconds, endOfStream: EndOfStream = .fire) {
     let timer = Timer(tag: tag, due: due, endOfStream: endOfStream, sequence: nextSequence)
     nextSequence += 1
-    if let index = timers.firstIndex(where: { $0.tag == tag }) {
-      timers[index] = timer
+    if let index = positions[tag] {
+      heap[index] = timer
+      // A re-armed timer is set last, so it can only sort later unless it is due earlier.
+      restore(at: index)
     } else {
-      timers.append(timer)
+      heap.append(timer)
+      positions[tag] = heap.count - 1
+      siftUp(heap.count - 1)
     }
+    checkInvariants()
   }
 
   /// Disarms `tag`; does nothing when it is not pending.
-  /// - Complexity: O(*n*), where *n* is the number of pending timers.
+  /// - Complexity: O(log *n*), where *n* is the number of pending timers.
   public mutating func cancel(_ tag: Tag) {
-    if let index = timers.firstIndex(where: { $0.tag == tag }) { timers.remove(at: index) }
+    guard let index = positions[tag] else { return }
+    remove(at: index)
+    checkInvariants()
   }
 
+  /// The due time of the first timer to fire, if any.
+  /// - Complexity: O(1).
+  public var nextDue: Nanoseconds? { heap.first?.due }
+
   /// The pending timers, in firing order.
-  public var pending: [Timer] { timers.sorted(by: Self.firesBefore) }
+  /// - Complexity: O(*n* log *n*).
+  public var pending: [Timer] { heap.sorted(by: Self.firesBefore) }
 
   /// Removes and returns the first timer to fire if it is due at or before `limit`.
-  /// - Complexity: O(*n*), where *n* is the number of pending timers.
+  /// - Complexity: O(log *n*), where *n* is the number of pending timers.
   mutating func popFirst(dueAtOrBefore limit: Nanoseconds) -> Timer? {
-    guard let index = timers.indices.min(by: { Self.firesBefore(timers[$0], timers[$1]) }),
-      timers[index].due <= limit
-    else { return nil }
-    return timers.remove(at: index)
+    guard let first = heap.first, first.due <= limit else { return nil }
+    remove(at: 0)
+    return first
   }
 
   /// Drops every timer whose end-of-stream policy is `.cancel`.
+  /// - Complexity: O(*n* log *n*).
   mutating func cancelAtEndOfStream() {
-    timers.removeAll { $0.endOfStream == .cancel }
+    for timer in heap where timer.endOfStream == .cancel { cancel(timer.tag) }
   }
 
   private static func firesBefore(_ a: Timer, _ b: Timer) -> Bool {
     (a.due, a.sequence) < (b.due, b.sequence)
+  }
+
+  private mutating func remove(at index: Int) {
+    positions[heap[index].tag] = nil
+    let last = heap.removeLast()
+    guard index < heap.count else { return }
+    heap[index] = last
+    positions[last.tag] = index
+    restore(at: index)
+  }
+
+  /// Moves the timer at `index` up or down to its place.
+  private mutating func restore(at index: Int) {
+    if index > 0 && Self.firesBefore(heap[index], heap[(index - 1) / 2]) {
+      siftUp(index)
+    } else {
+      siftDown(index)
+    }
+  }
+
+  private mutating func siftUp(_ start: Int) {
+    var index = start
+    while index > 0 {
+      let parent = (index - 1) / 2
+      guard Self.firesBefore(heap[index], heap[parent]) else { return }
+      swapAt(index, parent)
+      index = parent
+    }
+  }
+
+  private mutating func siftDown(_ start: Int) {
+    var index = start
+    while true {
+      let left = 2 * index + 1
+      guard left < heap.count else { return }
+      var first = left
+      if left + 1 < heap.count && Self.firesBefore(heap[left + 1], heap[left]) { first = left + 1 }
+      guard Self.firesBefore(heap[first], heap[index]) else { return }
+      swapAt(index, first)
+      index = first
+    }
+  }
+
+  private mutating func swapAt(_ a: Int, _ b: Int) {
+    heap.swapAt(a, b)
+    positions[heap[a].tag] = a
+    positions[heap[b].tag] = b
+  }
+
+  /// Debug builds check the heap whole while it is small (tests), so the check stays cheap on a
+  /// hostile trace's hundred thousand timers.
+  private func checkInvariants() {
+    #if DEBUG
+      assert(positions.count == heap.count, "every timer has one position")
+      guard heap.count <= 64 else { return }
+      for (index, timer) in heap.enumerated() {
+        assert(positions[timer.tag] == index, "position of timer \(index)")
+        if index > 0 { assert(!Self.firesBefore(timer, heap[(index - 1) / 2]), "heap order at \(index)") }
+      }
+    #endif
   }
 }

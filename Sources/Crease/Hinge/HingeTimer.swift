@@ -1,5 +1,5 @@
 /// A timer of the hinge stage, in trace time.
-public enum HingeTimer: Equatable, Sendable {
+public enum HingeTimer: Hashable, Sendable {
   /// The status window commits (quiet time or maximum wait).
   case statusDebounce
   /// The hinge has been still long enough to count as settled.

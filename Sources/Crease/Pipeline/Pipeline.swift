@@ -6,7 +6,7 @@
 /// to the camera stage; `mark` events pass straight through as cues.
 public struct Pipeline: EventProcessor, Sendable {
   /// The timers of every stage.
-  public enum TimerTag: Equatable, Sendable {
+  public enum TimerTag: Hashable, Sendable {
     case hinge(HingeTimer)
     case camera(CameraTimer)
   }

@@ -16,7 +16,7 @@ enum CheckCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let configuration = try TraceInputs.configuration(arguments)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
-    var replay = TraceReplay(reorderWindow: configuration.reorderWindow) {
+    var replay = TraceReplay(configuration: configuration) {
       Pipeline(configuration: configuration)
     }
     replay.reportLimit = nil

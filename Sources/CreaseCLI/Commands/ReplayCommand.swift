@@ -36,7 +36,7 @@ enum ReplayCommand: Subcommand {
     {
       try enforce(budget, on: configuration)
     }
-    var replay = TraceReplay(reorderWindow: configuration.reorderWindow) {
+    var replay = TraceReplay(configuration: configuration) {
       Pipeline(configuration: configuration)
     }
     replay.strict = arguments.flag("--strict")

@@ -84,8 +84,9 @@ public enum ConfigurationFile {
 
   private static func configuration(_ top: JSONObjectReader) throws(TraceLineError) -> Configuration {
     var configuration = Configuration()
-    try rejectUnknownKeys(top, known: ["reorderWindowMs", "hinge", "camera"])
+    try rejectUnknownKeys(top, known: ["reorderWindowMs", "reorderBufferLimit", "hinge", "camera"])
     try duration(top, "reorderWindowMs", &configuration.reorderWindow)
+    try count(top, "reorderBufferLimit", &configuration.reorderBufferLimit)
     if let value = top.optional("hinge") {
       let hinge = try top.nested(value, key: "hinge")
       try rejectUnknownKeys(
@@ -129,6 +130,14 @@ public enum ConfigurationFile {
   {
     guard let value = group.optional(key) else { return }
     target = try group.number(value, key: key)
+  }
+
+  /// A whole count (an integer that fits `Int`).
+  private static func count(_ group: JSONObjectReader, _ key: String, _ target: inout Int)
+    throws(TraceLineError)
+  {
+    guard let value = group.optional(key) else { return }
+    target = Int(try group.integer(value, key: key))
   }
 
   /// A duration in milliseconds (fractions allowed), stored as whole nanoseconds.

@@ -45,6 +45,8 @@ public struct ReplaySummary: Hashable, Sendable {
   public var endTime: Nanoseconds?
   /// Timers due after the end time, reported instead of fired.
   public var pendingTimers = 0
+  /// Events processed before their turn because the reorder buffer reached its limit.
+  public var releasedEarly = 0
   /// Set when `--strict` stopped the replay at a bad or late line.
   public var stoppedEarly = false
   /// Frames delivered under a mirroring decision a later direction update revised, when known.
@@ -89,6 +91,11 @@ public struct ReplaySummary: Hashable, Sendable {
       text += "  end: end event at t=\(endTime.rawValue); \(pendingTimers) timer(s) pending after it\n"
     } else {
       text += "  end: end of stream; pending timers fired, stall timers cancelled\n"
+    }
+    if releasedEarly > 0 {
+      text +=
+        "  reorder buffer: \(releasedEarly) event(s) released early at its limit of"
+        + " \(configuration.reorderBufferLimit) (reorderBufferLimit)\n"
     }
     let window = Self.milliseconds(configuration.reorderWindow)
     text += "  latency bounds (t - since; emission adds the \(window) ms reorder window):\n"

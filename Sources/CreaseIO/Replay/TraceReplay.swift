@@ -49,11 +49,23 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
 
   private let makeProcessor: () -> Processor
   private let reorderWindow: Nanoseconds
+  private let bufferLimit: Int
 
   /// A replay that processes events with a fresh `processor()` per run.
-  public init(reorderWindow: Nanoseconds, processor: @escaping () -> Processor) {
+  public init(
+    reorderWindow: Nanoseconds, bufferLimit: Int = Configuration.default.reorderBufferLimit,
+    processor: @escaping () -> Processor
+  ) {
     self.reorderWindow = reorderWindow
+    self.bufferLimit = bufferLimit
     self.makeProcessor = processor
+  }
+
+  /// A replay with the configuration's reorder window and buffer limit.
+  public init(configuration: Configuration, processor: @escaping () -> Processor) {
+    self.init(
+      reorderWindow: configuration.reorderWindow, bufferLimit: configuration.reorderBufferLimit,
+      processor: processor)
   }
 
   /// Replays `sources`, merged by `t`, and returns the summary and the processor's final state.
@@ -117,7 +129,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       self.outputs = outputs
       self.engine = Engine(
         processor: replay.makeProcessor(), sourceCount: max(1, sources.count),
-        reorderWindow: replay.reorderWindow)
+        reorderWindow: replay.reorderWindow, bufferLimit: replay.bufferLimit)
       self.summary = ReplaySummary(sources: sources.map { ReplaySummary.LineCounts(name: $0.name) })
       self.endLines = Array(repeating: nil, count: sources.count)
       self.loopStates = Array(repeating: Loop(), count: sources.count)
@@ -146,6 +158,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         try writeCues()
       }
       summary.endTime = engine.endOfInput?.endTime
+      summary.releasedEarly = engine.releasedEarly
       try writeCues()
       if let last = summary.endTime ?? latestEvent { try cueOutput.finishPacing(at: last) }
       try cueOutput.flush()

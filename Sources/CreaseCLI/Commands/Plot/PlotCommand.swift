@@ -24,7 +24,7 @@ enum PlotCommand: Subcommand {
     let configuration = try TraceInputs.configuration(arguments)
     try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
-    let replay = TraceReplay(reorderWindow: configuration.reorderWindow) {
+    let replay = TraceReplay(configuration: configuration) {
       PlotRecorder(configuration: configuration)
     }
     let (summary, recorder) = try replay.run(

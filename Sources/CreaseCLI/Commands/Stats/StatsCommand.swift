@@ -16,7 +16,7 @@ enum StatsCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let configuration = try TraceInputs.configuration(arguments)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
-    let replay = TraceReplay(reorderWindow: configuration.reorderWindow) { TraceStatistics() }
+    let replay = TraceReplay(configuration: configuration) { TraceStatistics() }
     let (summary, statistics) = try replay.run(
       sources, to: .init(cues: DiscardingSink(), diagnostics: streams.error))
     let total = summary.total

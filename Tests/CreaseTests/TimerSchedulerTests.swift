@@ -1,0 +1,87 @@
+import Testing
+
+@testable import Crease
+
+@Suite("Timer scheduler")
+struct TimerSchedulerTests {
+  /// The reference: an unsorted list searched in full, as the scheduler was before its heap.
+  struct NaiveTimers {
+    var timers: [(tag: Int, due: Int64, sequence: Int)] = []
+    var sequence = 0
+
+    mutating func schedule(_ tag: Int, _ due: Int64) {
+      cancel(tag)
+      timers.append((tag, due, sequence))
+      sequence += 1
+    }
+
+    mutating func cancel(_ tag: Int) { timers.removeAll { $0.tag == tag } }
+
+    mutating func popFirst(dueAtOrBefore limit: Int64) -> (tag: Int, due: Int64)? {
+      guard let first = timers.min(by: { ($0.due, $0.sequence) < ($1.due, $1.sequence) }), first.due <= limit
+      else { return nil }
+      cancel(first.tag)
+      return (first.tag, first.due)
+    }
+  }
+
+  @Test(
+    "schedules, re-arms, cancels and fires like a plain list: by due time, then setting order",
+    arguments: 0..<30)
+  func matchesReference(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    var scheduler = TimerScheduler<Int>()
+    var naive = NaiveTimers()
+    var now: Int64 = 0
+    for step in 0..<2000 {
+      let tag = Int(random.next() % 64)
+      switch random.next() % 5 {
+      case 0, 1:
+        let due = now + Int64(random.next() % 30)
+        scheduler.schedule(tag, at: Nanoseconds(due))
+        naive.schedule(tag, due)
+      case 2:
+        scheduler.cancel(tag)
+        naive.cancel(tag)
+      default:
+        now += Int64(random.next() % 8)
+        while true {
+          let fired = scheduler.popFirst(dueAtOrBefore: Nanoseconds(now))
+          let expected = naive.popFirst(dueAtOrBefore: now)
+          #expect(
+            fired.map { [$0.tag, Int($0.due.rawValue)] } == expected.map { [$0.tag, Int($0.due)] },
+            "seed \(seed), step \(step)")
+          if fired == nil || expected == nil { break }
+        }
+      }
+      #expect(scheduler.nextDue?.rawValue == naive.timers.map(\.due).min(), "seed \(seed), step \(step)")
+    }
+    #expect(
+      scheduler.pending.map(\.tag)
+        == naive.timers.sorted { ($0.due, $0.sequence) < ($1.due, $1.sequence) }.map(\.tag),
+      "seed \(seed)")
+  }
+}
+
+@Suite("Event-time engine: the reorder buffer's limit")
+struct ReorderBufferLimitTests {
+  @Test("past its limit the buffer releases its earliest event, counts it, and keeps the order")
+  func releasesEarliest() {
+    let pushes = (0..<6).map { Marble.Push(source: 0, t: 2, label: Character(UnicodeScalar(97 + $0)!)) }
+    var engine = Engine(processor: MarbleProcessor(), reorderWindow: 5, bufferLimit: 3)
+    var released: [String] = []
+    for push in pushes {
+      #expect(
+        engine.push(Event(t: Nanoseconds(push.t), .mark(label: String(push.label))), from: 0) == .accepted)
+      engine.drainCues { released.append($0.kind.name == "mark" ? "\($0.t.rawValue)" : "") }
+    }
+    #expect(engine.releasedEarly == 3, "a, b and c went early, so at most 3 are held")
+    #expect(released.count == 3)
+    // An event in its window but before what was already processed is late, not out of order.
+    #expect(engine.push(Event(t: 1, .mark(label: "z")), from: 0) == .late(behind: 1))
+    engine.finish(source: 0)
+    var all: [Character] = []
+    engine.drainCues { if case .mark(let label) = $0.kind { all.append(Character(label)) } }
+    #expect(all == ["d", "e", "f"])
+  }
+}
