@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
-.PHONY: demo test deps bench lint format docs example
+.PHONY: demo test deps bench lint format docs example fuzz test-sanitized
 
 # Release builds of the command and the benchmark specialize the generic engine across modules
 # and skip the runtime exclusivity checks. Passed here, not in Package.swift: SwiftPM refuses
@@ -55,3 +55,15 @@ example:
 	@cd $(EXAMPLE_DIR)/app && $(SWIFT) run -q App > output.txt
 	@diff -u Examples/AppIntegration/expected-output.txt $(EXAMPLE_DIR)/app/output.txt
 	@echo "example: the README's library snippet builds against tag 1.0.0 and prints the expected cues"
+
+# libFuzzer targets (Fuzz/): FUZZ_SECONDS per target; 0 replays the regression corpus once.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./Fuzz/run
+
+# The suite under AddressSanitizer and ThreadSanitizer, each in a build folder of its own. Leak
+# detection is off under ASan: XCTest and Foundation.Process keep allocations alive at exit
+# that LeakSanitizer reports, none of them Crease's.
+test-sanitized: deps
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --build-path .build/asan --sanitize=address
+	$(SWIFT) test --build-path .build/tsan --sanitize=thread

@@ -57,14 +57,21 @@ public final class ReplacedFile {
 /// Removes the temporary files of uncommitted outputs when SIGINT or SIGTERM ends the process.
 ///
 /// The handler may only make async-signal-safe calls, so the paths live in a fixed table of C
-/// strings that it reads without locks; registration happens on the main thread before output
-/// starts.
+/// strings that it reads without a lock; threads that open outputs at once (in-process runs,
+/// tests) change the table under one.
 enum InterruptCleanup {
   static let capacity = 16
   nonisolated(unsafe) static var paths = [UnsafeMutablePointer<CChar>?](repeating: nil, count: capacity)
   nonisolated(unsafe) static var installed = false
+  nonisolated(unsafe) static var lock: UnsafeMutablePointer<pthread_mutex_t> = {
+    let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(lock, nil)
+    return lock
+  }()
 
   static func register(_ path: String) {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
     if !installed {
       installed = true
       signal(SIGINT, handleSignal)
@@ -81,6 +88,8 @@ enum InterruptCleanup {
   }
 
   static func unregister(_ path: String) {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
     guard let slot = paths.firstIndex(where: { $0.map { String(cString: $0) == path } ?? false }) else {
       return
     }

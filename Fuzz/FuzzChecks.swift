@@ -1,0 +1,103 @@
+import Crease
+import CreaseIO
+
+/// The invariants every fuzz target checks: not only "no crash", but every line accounted for
+/// once, the rejects and late outputs holding exactly the counted lines, and conversions and
+/// replays agreeing across formats. A broken invariant traps, which libFuzzer reports.
+enum FuzzChecks {
+  /// A replay of `bytes` in the given format, with its outputs.
+  struct Replay {
+    var summary: ReplaySummary
+    var cues: [UInt8]
+    var rejects: [UInt8]
+    var late: [UInt8]
+  }
+
+  static func replay(_ bytes: [UInt8], name: String, configuration: Configuration = .default) -> Replay {
+    let (cues, rejects, late) = (MemorySink(), MemorySink(), MemorySink())
+    let replay = TraceReplay(configuration: configuration) { Pipeline(configuration: configuration) }
+    do {
+      let (summary, _) = try replay.run(
+        [MemorySource(bytes, name: name, chunkSize: 4096)],
+        to: .init(cues: cues, diagnostics: DiscardingSink(), rejects: rejects, late: late))
+      return Replay(summary: summary, cues: cues.bytes, rejects: rejects.bytes, late: late.bytes)
+    } catch {
+      fatalError("a replay from memory cannot fail to read or write: \(error)")
+    }
+  }
+
+  static func convert(_ bytes: [UInt8], name: String, toBinary: Bool) -> (bytes: [UInt8], rejected: Int) {
+    let sink = MemorySink()
+    do {
+      let result = try TraceConverter.convert(
+        MemorySource(bytes, name: name), to: sink, binary: toBinary, diagnostics: DiscardingSink())
+      return (sink.bytes, result.rejected)
+    } catch {
+      fatalError("a conversion in memory cannot fail to read or write: \(error)")
+    }
+  }
+
+  static func lineCount(_ bytes: [UInt8]) -> Int { bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+
+  /// Every line counted once; rejects and late files hold one line per counted line.
+  static func checkAccounting(_ replay: Replay, rejectsAreLines: Bool) {
+    let total = replay.summary.total
+    precondition(total.isBalanced, "every line is counted once: \(total)")
+    if rejectsAreLines {
+      precondition(lineCount(replay.rejects) == total.rejected, "the rejects file holds the rejected lines")
+    }
+    precondition(lineCount(replay.late) == total.late, "the late file holds the late lines")
+  }
+
+  static func jsonLines(_ bytes: [UInt8]) {
+    let jsonl = replay(bytes, name: "fuzz.jsonl")
+    // Overlong lines stream through the rejects file, so their bytes may hold newlines of their own.
+    checkAccounting(jsonl, rejectsAreLines: !bytes.split(separator: 0x0A).contains { $0.count > 1 << 20 })
+    // JSON Lines → binary → JSON Lines → binary is stable, and both replay to the same cues.
+    let binary = convert(bytes, name: "fuzz.jsonl", toBinary: true).bytes
+    let back = convert(binary, name: "fuzz.crtrace", toBinary: false)
+    precondition(back.rejected == 0, "a binary conversion reads back whole")
+    let again = convert(back.bytes, name: "fuzz.jsonl", toBinary: true)
+    precondition(again.rejected == 0 && again.bytes == binary, "binary → JSON Lines → binary is stable")
+    let fromBinary = replay(binary, name: "fuzz.crtrace")
+    let fromText = replay(back.bytes, name: "fuzz.jsonl")
+    precondition(fromBinary.cues == fromText.cues, "JSON Lines and binary replay to the same cues")
+  }
+
+  static func binary(_ bytes: [UInt8]) {
+    let run = replay(bytes, name: "fuzz.crtrace")
+    checkAccounting(run, rejectsAreLines: false)
+    let text = convert(bytes, name: "fuzz.crtrace", toBinary: false)
+    let binary = convert(text.bytes, name: "fuzz.jsonl", toBinary: true)
+    precondition(binary.rejected == 0, "what a binary trace converts to reads back whole")
+    let back = convert(binary.bytes, name: "fuzz.crtrace", toBinary: false)
+    precondition(back.bytes == text.bytes, "binary → JSON Lines → binary → JSON Lines is stable")
+  }
+
+  /// A small trace of every kind, replayed under each configuration the fuzzer finds valid.
+  static let everyKind: [UInt8] = Array(
+    """
+    {"kind":"header","format":"crease-trace","version":1,"streams":{"video":{"fps":30}}}
+    {"t":0,"kind":"app","state":"foreground"}
+    {"t":0,"kind":"session","running":true,"previewVisible":true}
+    {"t":0,"kind":"direction","toward":["outerFront"],"away":["innerFront"]}
+    {"t":0,"kind":"input","stream":"video","camera":"virtualFront"}
+    {"t":0,"kind":"hinge","angle":1,"status":"closed"}
+    {"t":33333333,"kind":"frame","pts":33333333,"camera":"outerFront"}
+    {"t":100000000,"kind":"hinge","angle":90,"status":"partiallyOpen"}
+    {"t":120000000,"kind":"display","display":"inner","fullScreen":true}
+    {"t":150000000,"kind":"drop","pts":66666666,"reason":"frameWasLate"}
+    {"t":400000000,"kind":"frame","pts":400000000,"camera":"innerFront"}
+    {"t":600000000,"kind":"hinge","angle":179,"status":"fullyOpen"}
+    {"t":2000000000,"kind":"end"}
+
+    """.utf8)
+
+  static func configuration(_ bytes: [UInt8]) {
+    guard let configuration = try? ConfigurationFile.parse(bytes, path: "fuzz.json") else { return }
+    let run = replay(everyKind, name: "fuzz.jsonl", configuration: configuration)
+    checkAccounting(run, rejectsAreLines: true)
+    _ = run.summary.rendered(for: configuration)
+    for bound in configuration.latencyBounds { _ = bound.bound() }
+  }
+}
