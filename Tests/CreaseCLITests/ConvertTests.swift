@@ -108,6 +108,16 @@ struct ConvertTests {
     #expect(run.error.replacingOccurrences(of: path, with: "<file>").contains(message), "\(run.error)")
   }
 
+  @Test("a NUL in a header stream name is refused in the binary format too, as in JSON Lines")
+  func nulStreamName() throws {
+    let header = TraceHeader(nominalFrameRates: [StreamName(rawValue: "vi\u{0}deo"): 30])
+    let path = try binaryTrace(encoded(.header(header)) + encoded(.event(Event(t: 1, .mark(label: "a")))))
+    let run = CreaseRun("replay", "--summary", path)
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("a stream name in the header holds a NUL"))
+    #expect(run.error.contains("2 read = 1 processed + 1 rejected"))
+  }
+
   @Test("a damaged record is skipped; the records around it still count")
   func skipsOneRecord() throws {
     let path = try binaryTrace(

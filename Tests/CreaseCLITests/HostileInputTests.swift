@@ -150,6 +150,20 @@ struct FaultTests {
     #expect(run.output.contains(#""cue":"hinge.initial","status":"closed","angle":1e+20}"#))
   }
 
+  /// A file even root may not read (a write-only sysctl): permission checks hold for it.
+  static let unreadable = "/proc/sys/vm/drop_caches"
+
+  @Test(
+    "an input that cannot be read for its permissions is exit 66, like a missing one",
+    .enabled(if: open(unreadable, O_RDONLY) == -1 && errno == EACCES))
+  func unreadableInput() {
+    for command in [["replay", Self.unreadable], ["check", Self.unreadable], ["stats", Self.unreadable]] {
+      let run = CreaseRun(command)
+      #expect(run.status == .noInput, "\(command)")
+      #expect(run.error.contains("Permission denied"))
+    }
+  }
+
   @Test(
     "a write error on standard output is exit 74 with a message, on every command",
     arguments: [
