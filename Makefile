@@ -48,7 +48,7 @@ example:
 	@git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t $(EXAMPLE_DIR)/crease 2>/dev/null || true
 	@cd $(EXAMPLE_DIR)/crease && git init -q && git add -A && \
 	  git -c user.name=example -c user.email=example@localhost commit -qm "tagged copy" && git tag 1.0.0
-	@cp -R Examples/AppIntegration $(EXAMPLE_DIR)/app
+	@cp -R Examples/AppIntegration $(EXAMPLE_DIR)/app && mkdir -p $(EXAMPLE_DIR)/app/Sources/App
 	@awk '/<!-- example:begin/{on=1; next} /<!-- example:end/{on=0} on && !/^```/' README.md \
 	  > $(EXAMPLE_DIR)/app/Sources/App/main.swift
 	@cd $(EXAMPLE_DIR)/app && $(SWIFT) build 2>&1 | tail -n 1

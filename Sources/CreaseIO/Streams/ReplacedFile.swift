@@ -31,7 +31,7 @@ public final class ReplacedFile {
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else { throw IOError.fromErrno(path) }
     fchmod(descriptor, 0o644)
-    let temporary = String(cString: template)
+    let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     temporaryPath = temporary
     InterruptCleanup.register(temporary)
     sink = FileSink(descriptor: descriptor, name: path, closesDescriptor: true)
