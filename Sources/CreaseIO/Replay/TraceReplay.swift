@@ -81,81 +81,71 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     return (run.summary, run.engine.processor)
   }
 
-  /// Where a source stands in its loops: trace time shifts by a whole span per loop.
-  private struct Loop {
-    var index = 0
-    var offset = Nanoseconds.zero
-    /// The earliest and latest `t` of the first pass, which give the span.
-    var first: Nanoseconds?
-    var last = Nanoseconds.zero
-    /// Records read in this pass (a header is valid only as the first).
-    var records = 0
-
-    /// The next pass starts one 30 fps frame after this one's span, so looped frames continue
-    /// without a gap.
-    mutating func advance() {
-      index += 1
-      let period = (last - (first ?? .zero)) + Nanoseconds(33_333_333)
-      // Saturates: a loop past the end of the time range stays at its end.
-      let (product, overflow) = Int64(index).multipliedReportingOverflow(by: period.rawValue)
-      offset = overflow ? .max : Nanoseconds(product)
-      records = 0
-    }
+  /// What the replay does after one item.
+  private enum Step {
+    /// Read on.
+    case next
+    /// The source has no more items: the engine is told it finished.
+    case sourceEnded
+    /// `--strict` met a bad or late line: stop here.
+    case stop
   }
 
   /// The state of one replay.
   private struct Run {
     let replay: TraceReplay
-    var readers: [RecordSource]
+    var readers: [any RecordReader]
     let outputs: Outputs
     var reopen: ((Int) throws -> ByteSource)?
-    var loopStates: [Loop]
+    var loops: [LoopShift]
     var cueOutput: LineOutput
     var drained: [Cue] = []
     /// The latest `t` read from any source, and the wall time it was read at (idle advance).
     var latestRead: (t: Nanoseconds, wall: Nanoseconds)?
     /// The latest `t` of any event read, where a paced replay ends without an `end` event.
     var latestEvent: Nanoseconds?
-    let parser = TraceParser()
     var engine: Engine<Processor>
     var summary: ReplaySummary
-    var reported = 0
-    /// The line of each source's `end` event, once read.
-    var endLines: [Int?]
+    var diagnostics: Diagnostics
 
     init(replay: TraceReplay, sources: [ByteSource], outputs: Outputs) {
       self.replay = replay
-      self.readers = sources.map(RecordSource.init)
       self.outputs = outputs
+      self.readers = []
       self.engine = Engine(
         processor: replay.makeProcessor(), sourceCount: max(1, sources.count),
         reorderWindow: replay.reorderWindow, bufferLimit: replay.bufferLimit)
       self.summary = ReplaySummary(sources: sources.map { ReplaySummary.LineCounts(name: $0.name) })
-      self.endLines = Array(repeating: nil, count: sources.count)
-      self.loopStates = Array(repeating: Loop(), count: sources.count)
+      self.loops = Array(repeating: LoopShift(), count: sources.count)
       self.cueOutput = LineOutput(sink: outputs.cues, pacer: replay.pacer)
-      parser.collectsUnknownKeys = replay.warnsAboutUnknownKeys
+      self.diagnostics = Diagnostics(
+        sink: outputs.diagnostics, rejects: outputs.rejects, late: outputs.late, limit: replay.reportLimit)
+      self.readers = sources.map(openReader)
+    }
+
+    func openReader(_ source: ByteSource) -> any RecordReader {
+      let reader = RecordReaders.open(source, overflow: outputs.rejects)
+      reader.collectsUnknownKeys = replay.warnsAboutUnknownKeys
+      return reader
     }
 
     mutating func readAll() throws {
       defer { summary.pendingTimers = engine.endOfInput?.pendingTimers.count ?? 0 }
       try outputs.cues.write(replay.format.prologue)
-      var lines = 0
-      while let source = engine.sourceToRead {
-        lines += 1
-        if let progress = replay.progress, lines % 4096 == 0 {
+      var items = 0
+      reading: while let source = engine.sourceToRead {
+        items += 1
+        if let progress = replay.progress, items % 4096 == 0 {
           try progress.update(done: readers.reduce(0) { $0 + $1.bytesRead })
         }
-        guard let keepGoing = try readLine(from: source) else {
-          engine.finish(source: source)
-          continue
-        }
-        guard keepGoing else {
+        switch try step(source) {
+        case .next: try writeCues()
+        case .sourceEnded: engine.finish(source: source)
+        case .stop:
           summary.stoppedEarly = true
           engine.stop()
-          break
+          break reading
         }
-        try writeCues()
       }
       summary.endTime = engine.endOfInput?.endTime
       summary.releasedEarly = engine.releasedEarly
@@ -168,81 +158,46 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       try reportTotals()
     }
 
-    /// Reads and handles one line or record of `source`: `nil` at the end of the source,
-    /// `false` when `--strict` must stop.
-    mutating func readLine(from source: Int) throws -> Bool? {
-      switch readers[source] {
-      case .lines(let reader):
-        if !reader.hasBufferedLine { try waitForInput(from: source) }
-        let rejects = outputs.rejects
-        guard let line = try reader.next(overflow: { bytes in try rejects?.write(bytes) }) else {
-          return try endOfSource(source)
-        }
-        summary.sources[source].lines += 1
-        switch line {
-        case .overlong(let length):
-          try rejects?.write("\n")
-          return try reject(
-            source, column: reader.maximumLineLength + 1,
-            "line is \(length) bytes long; the longest line read is \(reader.maximumLineLength) bytes",
-            raw: nil)
-        case .complete(let bytes):
-          return try handle(bytes, from: source)
-        }
-      case .binary(let reader):
-        guard let item = try reader.next() else { return try endOfSource(source) }
-        summary.sources[source].lines += 1
-        switch item {
-        case .bad(let message, _):
-          return try reject(source, column: reader.recordOffset + 1, message, raw: nil)
-        case .record(let record):
-          if let endLine = endLines[source] { return try rejectAfterEnd(source, endLine: endLine, raw: nil) }
-          return try accept(record, from: source, raw: nil)
-        }
-      }
-    }
-
-    /// The source ran out: `nil`, or `true` when another loop starts it over.
-    mutating func endOfSource(_ source: Int) throws -> Bool? {
-      guard loopStates[source].index + 1 < replay.loops, let reopen else { return nil }
-      readers[source] = RecordSource(try reopen(source))
-      loopStates[source].advance()
-      return true
-    }
-
-    mutating func handle(_ bytes: UnsafeRawBufferPointer, from source: Int) throws -> Bool {
-      guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
+    /// Reads and handles one item of `source`.
+    mutating func step(_ source: Int) throws -> Step {
+      if !readers[source].hasBufferedItem { try waitForInput(from: source) }
+      guard let item = try readers[source].next() else { return try endOfSource(source) }
+      summary.sources[source].lines += 1
+      switch item {
+      case .blank:
         summary.sources[source].blank += 1
-        return true
+        return .next
+      case .bad(let column, let message, let raw):
+        loops[source].records += 1
+        return try reject(source, column: column, message, raw: raw)
+      case .record(let record, let raw):
+        try warnAboutUnknownKeys(source)
+        return try accept(record, from: source, raw: raw)
       }
-      if let endLine = endLines[source] { return try rejectAfterEnd(source, endLine: endLine, raw: bytes) }
-      let record: TraceRecord
-      do {
-        record = try parser.parse(bytes)
-      } catch {
-        loopStates[source].records += 1
-        return try reject(source, column: error.column, error.message, raw: bytes)
-      }
-      try warnAboutUnknownKeys(source)
-      return try accept(record, from: source, raw: bytes)
+    }
+
+    /// The source ran out: it ended, or another loop starts it over.
+    mutating func endOfSource(_ source: Int) throws -> Step {
+      guard loops[source].pass + 1 < replay.loops, let reopen else { return .sourceEnded }
+      readers[source] = openReader(try reopen(source))
+      loops[source].nextPass()
+      return .next
     }
 
     /// Takes in a well-formed record; `raw` is its line, when it came from JSON Lines.
-    mutating func accept(_ record: TraceRecord, from source: Int, raw: UnsafeRawBufferPointer?) throws -> Bool
+    mutating func accept(_ record: TraceRecord, from source: Int, raw: UnsafeRawBufferPointer?) throws -> Step
     {
-      loopStates[source].records += 1
+      loops[source].records += 1
       switch record {
       case .header(let header):
-        guard loopStates[source].records == 1 else {
+        guard loops[source].records == 1 else {
           return try reject(source, column: 1, "a header must be the first record of a trace", raw: raw)
         }
-        if loopStates[source].index == 0 { engine.apply(header) }
+        if loops[source].pass == 0 { engine.apply(header) }
       case .event(let read):
-        let event = shifted(read, source: source)
-        if case .end = event.payload, loopStates[source].index + 1 < replay.loops { break }
+        let event = loops[source].shift(read)
+        if case .end = event.payload, loops[source].pass + 1 < replay.loops { break }
         noteRead(event.t)
-        if latestEvent == nil { cueOutput.startPacing(at: event.t) }
-        latestEvent = max(latestEvent ?? event.t, event.t)
         let admission = engine.push(event, from: source)
         if admission == .accepted && replay.format.showsInput {
           let format = replay.format
@@ -250,7 +205,10 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         }
         switch admission {
         case .accepted:
-          if case .end = event.payload { return try finishAfterEnd(of: source) }
+          if case .end = event.payload {
+            summary.sources[source].processed += 1
+            return try rejectRest(of: source)
+          }
         case .late(let behind):
           return try handleLate(source, behind: behind, event: event, raw: raw)
         case .afterEnd:
@@ -258,37 +216,29 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         }
       }
       summary.sources[source].processed += 1
-      return true
+      return .next
     }
 
-    mutating func rejectAfterEnd(_ source: Int, endLine: Int, raw: UnsafeRawBufferPointer?) throws -> Bool {
-      try reject(source, column: 1, "a line after this trace's 'end' event (line \(endLine))", raw: raw)
-    }
-
-    /// The event moved to its loop's trace time (pts too, so frames continue).
-    mutating func shifted(_ event: Event, source: Int) -> Event {
-      if loopStates[source].index == 0 {
-        if loopStates[source].first == nil { loopStates[source].first = event.t }
-        loopStates[source].last = max(loopStates[source].last, event.t)
-        return event
+    /// After a source's `end` event the engine reads no further from it: every line left is
+    /// read now and rejected (blank lines stay blank).
+    mutating func rejectRest(of source: Int) throws -> Step {
+      let endLine = readers[source].position
+      while let item = try readers[source].next() {
+        summary.sources[source].lines += 1
+        switch item {
+        case .blank:
+          summary.sources[source].blank += 1
+        case .bad(_, _, let raw), .record(_, let raw):
+          let message = "a line after this trace's 'end' event (line \(endLine))"
+          if try reject(source, column: 1, message, raw: raw) == .stop { return .stop }
+        }
       }
-      let offset = loopStates[source].offset
-      var moved = event
-      moved.t = event.t + offset
-      switch event.payload {
-      case .frame(var frame):
-        frame.pts = PresentationTime(nanoseconds: (frame.pts.nanoseconds + offset).rawValue)
-        moved.payload = .frame(frame)
-      case .drop(var drop):
-        drop.pts = PresentationTime(nanoseconds: (drop.pts.nanoseconds + offset).rawValue)
-        moved.payload = .drop(drop)
-      default:
-        break
-      }
-      return moved
+      return .next
     }
 
     mutating func noteRead(_ t: Nanoseconds) {
+      if latestEvent == nil { cueOutput.startPacing(at: t) }
+      latestEvent = max(latestEvent ?? t, t)
       guard replay.idleAdvance != nil, t > (latestRead?.t ?? .min) else { return }
       latestRead = (t, replay.clock.now())
     }
@@ -298,7 +248,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     mutating func waitForInput(from source: Int) throws {
       try cueOutput.flush()
       guard let idle = replay.idleAdvance else { return }
-      while try !readers[source].byteSource.waitForInput(timeout: idle, clock: replay.clock) {
+      while try !readers[source].source.waitForInput(timeout: idle, clock: replay.clock) {
         guard let latestRead else { continue }
         engine.advance(to: latestRead.t + (replay.clock.now() - latestRead.wall))
         try writeCues()
@@ -306,25 +256,14 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       }
     }
 
-    /// Counts an `end` event and reads the rest of its source now (the engine reads no further
-    /// from it), rejecting every remaining line; `false` when `--strict` must stop.
-    mutating func finishAfterEnd(of source: Int) throws -> Bool {
-      summary.sources[source].processed += 1
-      endLines[source] = readers[source].position
-      while let keepGoing = try readLine(from: source) {
-        if !keepGoing { return false }
-      }
-      return true
-    }
-
     /// Counts a late event and writes it to the late output: its line as read, or, from a
     /// binary trace, its JSON Lines encoding.
     mutating func handleLate(
       _ source: Int, behind: Nanoseconds, event: Event, raw: UnsafeRawBufferPointer?
-    ) throws -> Bool {
+    ) throws -> Step {
       summary.sources[source].late += 1
       if let raw {
-        try writeVerbatim(raw, from: source, to: outputs.late)
+        try diagnostics.copy(raw, of: readers[source], to: outputs.late)
       } else {
         var line: [UInt8] = []
         TraceEncoder.encode(.event(event), into: &line)
@@ -334,60 +273,33 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         "late event: \(behind.rawValue) ns behind the latest t of its trace, more than the reorder window"
         + " (\(replay.reorderWindow.rawValue) ns)"
       if replay.strict {
-        try diagnose(source, column: 1, "error", message)
-        return false
+        try diagnostics.report(readers[source], column: 1, "error", message)
+        return .stop
       }
-      if replay.warnsAboutLateLines { try diagnose(source, column: 1, "warning", message) }
-      return true
+      if replay.warnsAboutLateLines { try diagnostics.report(readers[source], column: 1, "warning", message) }
+      return .next
     }
 
     mutating func reject(_ source: Int, column: Int, _ message: String, raw: UnsafeRawBufferPointer?) throws
-      -> Bool
+      -> Step
     {
       summary.sources[source].rejected += 1
-      if let raw {
-        try writeVerbatim(raw, from: source, to: outputs.rejects)
-      }
-      if replay.reportLimit.map({ reported < $0 }) ?? true {
-        try diagnose(source, column: column, "error", message)
-        reported += 1
-      }
-      return !replay.strict
+      try diagnostics.reject(readers[source], column: column, message, raw: raw)
+      return replay.strict ? .stop : .next
     }
 
-    /// Writes a line as it was read, with its own terminator (`\r\n` stays `\r\n`).
-    func writeVerbatim(_ raw: UnsafeRawBufferPointer, from source: Int, to sink: ByteSink?) throws {
-      guard let sink else { return }
-      try sink.write(raw)
-      let crlf: Bool
-      if case .lines(let reader) = readers[source] {
-        crlf = reader.endedWithCarriageReturn
-      } else {
-        crlf = false
+    func warnAboutUnknownKeys(_ source: Int) throws {
+      for key in readers[source].unknownKeys {
+        try diagnostics.report(
+          readers[source], column: key.column, "warning", "unknown key '\(key.name)' is ignored")
       }
-      try sink.write(crlf ? "\r\n" : "\n")
-    }
-
-    mutating func warnAboutUnknownKeys(_ source: Int) throws {
-      for key in parser.unknownKeys {
-        try diagnose(source, column: key.column, "warning", "unknown key '\(key.name)' is ignored")
-      }
-    }
-
-    func diagnose(_ source: Int, column: Int, _ severity: String, _ message: String) throws {
-      let reader = readers[source]
-      try outputs.diagnostics.write(
-        "\(reader.byteSource.name):\(reader.position):\(column): \(severity): \(message)\n")
     }
 
     /// Says what the per-line reports left out: bad lines past the limit, and late lines
     /// (never silently dropped, even without `--late`).
     func reportTotals() throws {
       let total = summary.total
-      if let limit = replay.reportLimit, total.rejected > limit {
-        try outputs.diagnostics.write(
-          "crease: \(total.rejected - limit) more bad line(s) not shown; \(total.rejected) rejected in all\n")
-      }
+      try diagnostics.reportUnshown(rejected: total.rejected)
       if total.late > 0 && !replay.warnsAboutLateLines && !replay.strict {
         let destination = outputs.late == nil ? "; --late FILE keeps them" : ", written to the late output"
         try outputs.diagnostics.write(
@@ -404,41 +316,6 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         try cueOutput.write(at: cue.t) { format.encode(cue, into: &$0) }
       }
       drained.removeAll(keepingCapacity: true)
-    }
-  }
-}
-
-/// A source's records: lines of JSON, or records of the binary format (by the `.crtrace`
-/// extension of its name).
-enum RecordSource {
-  case lines(LineReader)
-  case binary(BinaryTraceReader)
-
-  init(_ source: ByteSource) {
-    self =
-      BinaryTraceFormat.isBinary(path: source.name)
-      ? .binary(BinaryTraceReader(source: source)) : .lines(LineReader(source: source))
-  }
-
-  var byteSource: ByteSource {
-    switch self {
-    case .lines(let reader): reader.source
-    case .binary(let reader): reader.source
-    }
-  }
-
-  /// The line number, or the record number, of what was read last (`LINE` in diagnostics).
-  var position: Int {
-    switch self {
-    case .lines(let reader): reader.lineNumber
-    case .binary(let reader): reader.recordNumber
-    }
-  }
-
-  var bytesRead: Int {
-    switch self {
-    case .lines(let reader): reader.bytesRead
-    case .binary(let reader): reader.bytesRead
     }
   }
 }

@@ -2,22 +2,24 @@ import Crease
 
 /// Reads a binary trace record by record with a fixed buffer, checking the magic, the version
 /// and every size, and refusing what JSONL would refuse (negative `t`, bad enums, bad CMTime).
-public final class BinaryTraceReader {
-  /// One record, or why it is bad.
-  public enum Item {
-    case record(TraceRecord)
-    /// A bad record; `fatal` when the rest of the file cannot be read (bad magic or version,
-    /// a truncated or oversized record).
-    case bad(message: String, fatal: Bool)
-  }
-
+///
+/// After a bad file header, or a truncated or oversized record, the rest of the file cannot be
+/// read: that item is the last.
+public final class BinaryTraceReader: RecordReader {
   public let source: ByteSource
   /// The 1-based number of the record last returned.
-  public private(set) var recordNumber = 0
+  public private(set) var position = 0
   /// The byte offset of the record last returned, from the start of the file.
   public private(set) var recordOffset = 0
   /// Bytes read from the source so far.
   public private(set) var bytesRead = 0
+  /// A binary trace is read in whole records; it has no line terminator of its own.
+  public let lineTerminator = "\n"
+  /// The binary format has no unknown keys.
+  public let unknownKeys: [UnknownKey] = []
+  public var collectsUnknownKeys = false
+  /// Whether a whole record is buffered (binary traces are read from files, never live).
+  public var hasBufferedItem: Bool { true }
 
   private var buffer: [UInt8]
   private var start = 0
@@ -32,8 +34,7 @@ public final class BinaryTraceReader {
     buffer = [UInt8](repeating: 0, count: BinaryTraceFormat.maximumRecordLength + (1 << 16))
   }
 
-  /// The next record, or `nil` at the end.
-  public func next() throws -> Item? {
+  public func next() throws -> TraceItem? {
     guard !stopped else { return nil }
     if !checkedHeader {
       checkedHeader = true
@@ -42,7 +43,7 @@ public final class BinaryTraceReader {
     guard try fill(4) else {
       return start == end ? nil : stop("truncated record: \(end - start) byte(s) where a length was due")
     }
-    recordNumber += 1
+    position += 1
     recordOffset = consumed
     let length = Int(littleEndian: 4)
     guard length <= BinaryTraceFormat.maximumRecordLength else {
@@ -59,15 +60,15 @@ public final class BinaryTraceReader {
       guard body.position == body.end else {
         throw BodyReader.Failure("\(body.end - body.position) unexpected byte(s) at the end of the record")
       }
-      return .record(record)
+      return .record(record, raw: nil)
     } catch {
-      return .bad(message: error.message, fatal: false)
+      return .bad(column: recordOffset + 1, message: error.message, raw: nil)
     }
   }
 
-  private func stop(_ message: String) -> Item {
+  private func stop(_ message: String) -> TraceItem {
     stopped = true
-    return .bad(message: message, fatal: true)
+    return .bad(column: recordOffset + 1, message: message, raw: nil)
   }
 
   private func readFileHeader() throws -> String? {

@@ -1,0 +1,45 @@
+import Crease
+
+/// Reads a JSON Lines trace: lines from a ``LineReader``, parsed by a ``TraceParser``.
+public final class JSONLinesReader: RecordReader {
+  private let lines: LineReader
+  private let parser = TraceParser()
+  private let overflow: ByteSink?
+
+  /// A reader of `source`; a line over the limit is streamed to `overflow` and reported bad.
+  public init(source: ByteSource, overflow: ByteSink? = nil) {
+    lines = LineReader(source: source)
+    self.overflow = overflow
+  }
+
+  public var source: ByteSource { lines.source }
+  public var position: Int { lines.lineNumber }
+  public var bytesRead: Int { lines.bytesRead }
+  public var hasBufferedItem: Bool { lines.hasBufferedLine }
+  public var lineTerminator: String { lines.endedWithCarriageReturn ? "\r\n" : "\n" }
+  public var unknownKeys: [UnknownKey] { parser.unknownKeys }
+  public var collectsUnknownKeys: Bool {
+    get { parser.collectsUnknownKeys }
+    set { parser.collectsUnknownKeys = newValue }
+  }
+
+  public func next() throws -> TraceItem? {
+    let overflow = self.overflow
+    guard let line = try lines.next(overflow: { bytes in try overflow?.write(bytes) }) else { return nil }
+    switch line {
+    case .overlong(let length):
+      try overflow?.write("\n")
+      return .bad(
+        column: lines.maximumLineLength + 1,
+        message: "line is \(length) bytes long; the longest line read is \(lines.maximumLineLength) bytes",
+        raw: nil)
+    case .complete(let bytes):
+      guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return .blank }
+      do {
+        return .record(try parser.parse(bytes), raw: bytes)
+      } catch {
+        return .bad(column: error.column, message: error.message, raw: bytes)
+      }
+    }
+  }
+}

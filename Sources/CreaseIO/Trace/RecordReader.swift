@@ -1,0 +1,48 @@
+import Crease
+
+/// One thing a trace reader hands over: a record, a blank line, or a bad line or record.
+public enum TraceItem {
+  /// A well-formed record; `raw` is its line as read (JSON Lines), `nil` for a binary record.
+  /// The bytes are valid until the reader's next call.
+  case record(TraceRecord, raw: UnsafeRawBufferPointer?)
+  /// An empty or whitespace-only line, which the format allows and skips.
+  case blank
+  /// A bad line or record: the 1-based column (the byte offset of a binary record, plus one),
+  /// why, and the line as read when there is one to copy. An overlong line has already been
+  /// streamed whole to the reader's overflow sink.
+  case bad(column: Int, message: String, raw: UnsafeRawBufferPointer?)
+}
+
+/// Reads the records of one trace, in one format. Replay, check, stats, plot and convert read
+/// through it, so a new input format is one new conforming type (``RecordReaders/open(_:overflow:)``
+/// picks it).
+public protocol RecordReader: AnyObject {
+  /// Where the records come from.
+  var source: ByteSource { get }
+  /// The line number, or the record number, of the item last returned (`LINE` in diagnostics).
+  var position: Int { get }
+  /// Bytes read from the source so far.
+  var bytesRead: Int { get }
+  /// Whether ``next()`` can return without waiting for the source (live input flushes and
+  /// advances time before it waits).
+  var hasBufferedItem: Bool { get }
+  /// The terminator of the line last returned, so a copy of it is verbatim (`\n` or `\r\n`).
+  var lineTerminator: String { get }
+  /// Keys the format does not define in the record last returned (`crease check` lists them),
+  /// when ``collectsUnknownKeys`` is set.
+  var unknownKeys: [UnknownKey] { get }
+  var collectsUnknownKeys: Bool { get set }
+
+  /// The next item, or `nil` at the end of the source.
+  func next() throws -> TraceItem?
+}
+
+/// Chooses a reader by format.
+public enum RecordReaders {
+  /// A reader for `source`: binary when its name ends in `.crtrace`, JSON Lines otherwise.
+  /// Overlong JSON lines are streamed to `overflow`, terminated, instead of held in memory.
+  public static func open(_ source: ByteSource, overflow: ByteSink? = nil) -> any RecordReader {
+    BinaryTraceFormat.isBinary(path: source.name)
+      ? BinaryTraceReader(source: source) : JSONLinesReader(source: source, overflow: overflow)
+  }
+}
