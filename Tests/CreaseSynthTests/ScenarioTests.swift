@@ -41,7 +41,7 @@ struct ScenarioTests {
   @Test("hinge deliveries come at a varying rate around --hinge-hz, with noise")
   func hingeRate() {
     let trace = Scenario.wobble.generate(SynthOptions(seed: 1, duration: 10, hingeHz: 60))
-    let times = trace.events.filter { $0.kindName == "hinge" }.map(\.t.rawValue)
+    let times = trace.events.filter { $0.payload.kind == .hinge }.map(\.t.rawValue)
     let intervals = zip(times.dropFirst(), times).map { $0 - $1 }
     #expect((540...660).contains(times.count))
     #expect(Set(intervals).count > 100, "jitter: the intervals vary")

@@ -90,7 +90,7 @@ struct CameraStage: Sendable {
 
   // MARK: Events
 
-  mutating func process(_ event: Event, context: inout ProcessingContext<Pipeline.TimerTag>) {
+  mutating func process(_ event: Event, context: inout ProcessingContext<StageTimer>) {
     switch event.payload {
     case .frame(let frame): receive(frame, context: &context)
     case .drop(let drop):
@@ -145,7 +145,7 @@ struct CameraStage: Sendable {
 
   /// The committed hinge status changed (SPEC 4.6 switch window, 4.8 mask, 4.9 `open`).
   mutating func hingeChanged(
-    _ change: HingeStage.StatusChange, context: inout ProcessingContext<Pipeline.TimerTag>
+    _ change: HingeStage.StatusChange, context: inout ProcessingContext<StageTimer>
   ) {
     switch change {
     case .initial(let status):
@@ -165,7 +165,7 @@ struct CameraStage: Sendable {
     }
   }
 
-  mutating func fire(_ timer: CameraTimer, context: inout ProcessingContext<Pipeline.TimerTag>) {
+  mutating func fire(_ timer: CameraTimer, context: inout ProcessingContext<StageTimer>) {
     switch timer {
     case .stall(let index):
       guard let since = streams[index].silenceStart else { return }
@@ -179,7 +179,7 @@ struct CameraStage: Sendable {
   }
 
   /// The input ended: gaps still awaiting confirmation are reported now.
-  mutating func finish(context: inout ProcessingContext<Pipeline.TimerTag>) {
+  mutating func finish(context: inout ProcessingContext<StageTimer>) {
     for index in streams.indices {
       if let pending = streams[index].pendingGap {
         streams[index].pendingGap = nil
@@ -190,7 +190,7 @@ struct CameraStage: Sendable {
 
   // MARK: Frames
 
-  private mutating func receive(_ frame: Frame, context: inout ProcessingContext<Pipeline.TimerTag>) {
+  private mutating func receive(_ frame: Frame, context: inout ProcessingContext<StageTimer>) {
     let index = streamIndex(frame.stream)
     let now = context.now
     let pts = frame.pts.nanoseconds
@@ -321,7 +321,7 @@ struct CameraStage: Sendable {
   }
 
   /// Emits `camera.direction` and `camera.mirroring` where the stream's decision changed.
-  private mutating func updateDecision(_ index: Int, context: inout ProcessingContext<Pipeline.TimerTag>) {
+  private mutating func updateDecision(_ index: Int, context: inout ProcessingContext<StageTimer>) {
     guard let (camera, facing) = activeCamera(index) else { return }
     let name = streams[index].name
     if let facing {
@@ -346,7 +346,7 @@ struct CameraStage: Sendable {
 
   private mutating func triggerMask(
     _ index: Int, _ reason: MaskReason, since: Nanoseconds,
-    context: inout ProcessingContext<Pipeline.TimerTag>
+    context: inout ProcessingContext<StageTimer>
   ) {
     guard streams[index].mask == nil else { return }
     streams[index].mask = Mask(onTime: context.now, camera: activeCamera(index)?.camera)
@@ -357,7 +357,7 @@ struct CameraStage: Sendable {
   /// Unmasks at the first frame from a camera other than the one masked (the frame's own
   /// camera when the trace names it, else the stream's active camera), or after a gap.
   private mutating func unmaskIfSwitched(
-    _ index: Int, frameCamera: Camera?, gap: Bool, context: inout ProcessingContext<Pipeline.TimerTag>
+    _ index: Int, frameCamera: Camera?, gap: Bool, context: inout ProcessingContext<StageTimer>
   ) {
     let delivering = frameCamera ?? activeCamera(index)?.camera
     guard let mask = streams[index].mask, gap || delivering != mask.camera else { return }
@@ -366,7 +366,7 @@ struct CameraStage: Sendable {
     context.emit(since: context.now, .cameraMask(stream: streams[index].name, on: false, reason: nil))
   }
 
-  private mutating func armStall(_ index: Int, context: inout ProcessingContext<Pipeline.TimerTag>) {
+  private mutating func armStall(_ index: Int, context: inout ProcessingContext<StageTimer>) {
     guard sessionRunning != false, let nominal = streams[index].cadence.nominal else { return }
     streams[index].silenceStart = context.now
     context.timers.schedule(
@@ -374,7 +374,7 @@ struct CameraStage: Sendable {
       endOfStream: .cancel)
   }
 
-  private mutating func setRunning(_ running: Bool, context: inout ProcessingContext<Pipeline.TimerTag>) {
+  private mutating func setRunning(_ running: Bool, context: inout ProcessingContext<StageTimer>) {
     let wasRunning = sessionRunning != false
     sessionRunning = running
     guard running != wasRunning else { return }
@@ -396,7 +396,7 @@ struct CameraStage: Sendable {
   }
 
   private mutating func updateAccessory(
-    since: Nanoseconds, startsReporting: Bool = true, context: inout ProcessingContext<Pipeline.TimerTag>
+    since: Nanoseconds, startsReporting: Bool = true, context: inout ProcessingContext<StageTimer>
   ) {
     if let cue = accessory.update(startsReporting: startsReporting) { context.emit(since: since, cue) }
   }

@@ -2,13 +2,15 @@
 ///
 /// `virtualFront` is the default front camera: it follows the app between the outer and inner
 /// displays by switching between its constituents, `outerFront` and `innerFront`.
-public enum Camera: UInt8, CaseIterable, Hashable, Sendable {
-  case outerFront
-  case innerFront
-  case virtualFront
-  case backWide
-  case backUltraWide
-  case backTelephoto
+///
+/// The raw value is the camera's bit in a ``CameraSet``; the binary format has codes of its own.
+public enum Camera: UInt8, TraceNamed {
+  case outerFront = 0
+  case innerFront = 1
+  case virtualFront = 2
+  case backWide = 3
+  case backUltraWide = 4
+  case backTelephoto = 5
 
   /// The name used in traces and cues.
   public var name: String {
@@ -27,19 +29,6 @@ public enum Camera: UInt8, CaseIterable, Hashable, Sendable {
     switch self {
     case .outerFront, .innerFront, .virtualFront: true
     case .backWide, .backUltraWide, .backTelephoto: false
-    }
-  }
-
-  /// The camera with this trace name, or `nil`.
-  public init?(name: String) {
-    switch name {
-    case "outerFront": self = .outerFront
-    case "innerFront": self = .innerFront
-    case "virtualFront": self = .virtualFront
-    case "backWide": self = .backWide
-    case "backUltraWide": self = .backUltraWide
-    case "backTelephoto": self = .backTelephoto
-    default: return nil
     }
   }
 }

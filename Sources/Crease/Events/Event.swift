@@ -34,21 +34,6 @@ public struct Event: Hashable, Sendable {
     case end
   }
 
-  /// The trace name of the event's kind.
-  public var kindName: String {
-    switch payload {
-    case .hinge: "hinge"
-    case .frame: "frame"
-    case .drop: "drop"
-    case .input: "input"
-    case .direction: "direction"
-    case .display: "display"
-    case .app: "app"
-    case .session: "session"
-    case .mark: "mark"
-    case .end: "end"
-    }
-  }
 }
 
 /// One hinge delivery: a continuous angle and a coarse status.
@@ -75,16 +60,10 @@ public struct Frame: Hashable, Sendable {
 }
 
 /// Why the capture output dropped a sample buffer; the raw value is the trace name.
-public enum DropReason: String, CaseIterable, Hashable, Sendable {
+public enum DropReason: String, TraceNamed {
   case frameWasLate
   case outOfBuffers
   case discontinuity
-
-  /// The name used in traces and cues.
-  public var name: String { rawValue }
-
-  /// The reason with this trace name, or `nil`.
-  public init?(name: String) { self.init(rawValue: name) }
 }
 
 /// A dropped-frame callback.
@@ -112,15 +91,9 @@ public struct DirectionUpdate: Hashable, Sendable {
 }
 
 /// One of the device's two displays; the raw value is the trace name.
-public enum Display: String, CaseIterable, Hashable, Sendable {
+public enum Display: String, TraceNamed {
   case inner
   case outer
-
-  /// The name used in traces and cues.
-  public var name: String { rawValue }
-
-  /// The display with this trace name, or `nil`.
-  public init?(name: String) { self.init(rawValue: name) }
 }
 
 /// The app's view moved to a display.
@@ -134,15 +107,9 @@ public struct DisplayChange: Hashable, Sendable {
 }
 
 /// Whether the app is in the foreground; the raw value is the trace name.
-public enum AppState: String, CaseIterable, Hashable, Sendable {
+public enum AppState: String, TraceNamed {
   case foreground
   case background
-
-  /// The name used in traces and cues.
-  public var name: String { rawValue }
-
-  /// The state with this trace name, or `nil`.
-  public init?(name: String) { self.init(rawValue: name) }
 }
 
 /// The capture session's state.

@@ -46,7 +46,7 @@ struct HingeStage: Sendable {
   /// Takes in a hinge delivery (`nil`: no hinge) at `context.now`; returns the change of the
   /// committed status it caused, if any.
   mutating func receive(
-    _ delivery: HingeDelivery?, context: inout ProcessingContext<Pipeline.TimerTag>
+    _ delivery: HingeDelivery?, context: inout ProcessingContext<StageTimer>
   ) -> StatusChange? {
     guard let delivery else { return becomeUnavailable(context: &context) }
     let now = context.now
@@ -89,7 +89,7 @@ struct HingeStage: Sendable {
 
   /// Handles one of the stage's timers at `context.now`; returns the change of the committed
   /// status it caused, if any.
-  mutating func fire(_ timer: HingeTimer, context: inout ProcessingContext<Pipeline.TimerTag>)
+  mutating func fire(_ timer: HingeTimer, context: inout ProcessingContext<StageTimer>)
     -> StatusChange?
   {
     switch timer {
@@ -111,7 +111,7 @@ struct HingeStage: Sendable {
 
   /// Reports a settle, preceded by the final progress value if it changed.
   private mutating func settle(
-    _ settled: MotionStateMachine.Settle, context: inout ProcessingContext<Pipeline.TimerTag>
+    _ settled: MotionStateMachine.Settle, context: inout ProcessingContext<StageTimer>
   ) {
     context.timers.cancel(.hinge(.settle))
     context.timers.cancel(.hinge(.progress))
@@ -122,7 +122,7 @@ struct HingeStage: Sendable {
   }
 
   /// The view has no hinge: report it once, cancel the stage's timers and start over.
-  private mutating func becomeUnavailable(context: inout ProcessingContext<Pipeline.TimerTag>)
+  private mutating func becomeUnavailable(context: inout ProcessingContext<StageTimer>)
     -> StatusChange?
   {
     guard availability != .unavailable else { return nil }

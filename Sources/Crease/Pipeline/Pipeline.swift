@@ -5,11 +5,7 @@
 /// commits the camera stage also hears (switch windows, masks, the accessory); capture events go
 /// to the camera stage; `mark` events pass straight through as cues.
 public struct Pipeline: EventProcessor, Sendable {
-  /// The timers of every stage.
-  public enum TimerTag: Hashable, Sendable {
-    case hinge(HingeTimer)
-    case camera(CameraTimer)
-  }
+  public typealias TimerTag = StageTimer
 
   /// The configuration the stages were built with.
   public let configuration: Configuration

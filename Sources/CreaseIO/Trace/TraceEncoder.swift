@@ -36,7 +36,7 @@ public enum TraceEncoder {
     output.append(contentsOf: #"{"t":"#.utf8)
     NumberFormatting.appendInteger(event.t.rawValue, to: &output)
     output.append(contentsOf: #","kind":""#.utf8)
-    output.append(contentsOf: event.kindName.utf8)
+    output.append(contentsOf: event.payload.kind.name.utf8)
     output.append(UInt8(ascii: "\""))
     switch event.payload {
     case .hinge(let delivery?):

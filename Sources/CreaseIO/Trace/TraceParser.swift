@@ -71,48 +71,51 @@ public final class TraceParser {
 
   // MARK: Kinds
 
-  private static func record(kind: String, fields: JSONObjectReader) throws(TraceLineError) -> TraceRecord {
-    if kind == "header" { return .header(try header(fields)) }
+  private static func record(kind name: String, fields: JSONObjectReader) throws(TraceLineError)
+    -> TraceRecord
+  {
+    if name == "header" { return .header(try header(fields)) }
+    guard let kind = EventKind(name: name) else {
+      throw fields.error(
+        "kind", "unknown kind '\(name)'.\(Suggestion.didYouMean(name, in: ["header"] + EventKind.names))")
+    }
     let t = try time(fields)
     let payload: Event.Payload
     switch kind {
-    case "hinge": payload = .hinge(try hinge(fields))
-    case "frame":
+    case .hinge: payload = .hinge(try hinge(fields))
+    case .frame:
       payload = .frame(
         Frame(
           stream: try stream(fields), pts: try pts(fields), camera: try optionalCamera(fields, key: "camera"))
       )
-    case "drop":
+    case .drop:
       let reason = try fields.name(
         try fields.required("reason"), key: "reason", as: DropReason.init(name:),
-        allowed: DropReason.allCases.map(\.name))
+        allowed: DropReason.names)
       payload = .drop(Drop(stream: try stream(fields), pts: try pts(fields), reason: reason))
-    case "input":
+    case .input:
       payload = .input(
         stream: try stream(fields), camera: try camera(try fields.required("camera"), fields, key: "camera"))
-    case "direction": payload = .direction(try direction(fields))
-    case "display":
+    case .direction: payload = .direction(try direction(fields))
+    case .display:
       let display = try fields.name(
         try fields.required("display"), key: "display", as: Display.init(name:),
-        allowed: Display.allCases.map(\.name))
+        allowed: Display.names)
       let fullScreen = try fields.bool(try fields.required("fullScreen"), key: "fullScreen")
       payload = .display(DisplayChange(display: display, fullScreen: fullScreen))
-    case "app":
+    case .app:
       payload = .app(
         try fields.name(
           try fields.required("state"), key: "state", as: AppState.init(name:),
-          allowed: AppState.allCases.map(\.name)))
-    case "session":
+          allowed: AppState.names))
+    case .session:
       let running = try fields.bool(try fields.required("running"), key: "running")
       let preview = try fields.optional("previewVisible").map { v throws(TraceLineError) in
         try fields.bool(v, key: "previewVisible")
       }
       payload = .session(SessionState(running: running, previewVisible: preview))
-    case "mark": payload = .mark(label: try fields.string(try fields.required("label"), key: "label"))
-    case "end": payload = .end
-    default:
-      throw fields.error(
-        "kind", "unknown kind '\(kind)'.\(Suggestion.didYouMean(kind, in: knownKeys.keys))")
+    case .mark: payload = .mark(label: try fields.string(try fields.required("label"), key: "label"))
+    case .end: payload = .end
     }
     return .event(Event(t: t, payload))
   }
@@ -188,7 +191,7 @@ public final class TraceParser {
         status.isNull ? "status" : nil, "'status' is missing or null while the angle is given")
     }
     let hingeStatus = try fields.name(
-      statusValue, key: "status", as: HingeStatus.init(name:), allowed: HingeStatus.allCases.map(\.name))
+      statusValue, key: "status", as: HingeStatus.init(name:), allowed: HingeStatus.names)
     return HingeDelivery(angle: angle, status: hingeStatus)
   }
 
@@ -226,7 +229,7 @@ public final class TraceParser {
   private static func camera(
     _ value: OpaquePointer, _ fields: JSONObjectReader, key: String
   ) throws(TraceLineError) -> Camera {
-    try fields.name(value, key: key, as: Camera.init(name:), allowed: Camera.allCases.map(\.name))
+    try fields.name(value, key: key, as: Camera.init(name:), allowed: Camera.names)
   }
 
   private static func optionalCamera(_ fields: JSONObjectReader, key: String) throws(TraceLineError)
@@ -266,22 +269,25 @@ public final class TraceParser {
 
   // MARK: Unknown keys
 
-  private static let knownKeys: [String: Set<String>] = [
-    "header": ["format", "version", "device", "os", "streams"],
-    "hinge": ["angle", "angleRad", "status", "hinge"],
-    "frame": ["stream", "pts", "camera"],
-    "drop": ["stream", "pts", "reason"],
-    "input": ["stream", "camera"],
-    "direction": ["view", "toward", "away"],
-    "display": ["display", "fullScreen"],
-    "app": ["state"],
-    "session": ["running", "previewVisible"],
-    "mark": ["label"],
-    "end": [],
-  ]
+  /// The keys each record kind defines besides `t` and `kind`.
+  private static func knownKeys(_ kind: EventKind?) -> Set<String> {
+    switch kind {
+    case nil: ["format", "version", "device", "os", "streams"]
+    case .hinge: ["angle", "angleRad", "status", "hinge"]
+    case .frame: ["stream", "pts", "camera"]
+    case .drop: ["stream", "pts", "reason"]
+    case .input: ["stream", "camera"]
+    case .direction: ["view", "toward", "away"]
+    case .display: ["display", "fullScreen"]
+    case .app: ["state"]
+    case .session: ["running", "previewVisible"]
+    case .mark: ["label"]
+    case .end: []
+    }
+  }
 
   private func collectUnknownKeys(kind: String, fields: JSONObjectReader) {
-    let known = Self.knownKeys[kind] ?? []
+    let known = Self.knownKeys(EventKind(name: kind))
     for key in fields.keys where key != "t" && key != "kind" && !known.contains(key) {
       unknownKeys.append(UnknownKey(name: key, column: JSONLocator.column(of: [key], in: fields.line)))
     }

@@ -2,7 +2,7 @@ import Crease
 
 /// Runs the pipeline and keeps what a plot shows: every hinge sample and every cue.
 struct PlotRecorder: EventProcessor, Sendable {
-  typealias TimerTag = Pipeline.TimerTag
+  typealias TimerTag = StageTimer
 
   private(set) var pipeline: Pipeline
   private(set) var samples: [(t: Nanoseconds, degrees: Double)] = []

@@ -60,7 +60,7 @@ struct TraceStatistics: EventProcessor, Sendable {
   }
 
   mutating func process(_ event: Event, context: inout ProcessingContext<Never>) {
-    kinds[event.kindName, default: 0] += 1
+    kinds[event.payload.kind.name, default: 0] += 1
     if first == nil { first = event.t }
     last = max(last, event.t)
     switch event.payload {

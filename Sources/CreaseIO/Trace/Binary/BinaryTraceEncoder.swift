@@ -9,7 +9,7 @@ public enum BinaryTraceEncoder {
     output.append(contentsOf: [0, 0, 0, 0])
     switch record {
     case .header(let header):
-      output.append(BinaryTraceFormat.Kind.header.rawValue)
+      output.append(BinaryTraceFormat.headerCode)
       put(UInt16(truncatingIfNeeded: header.version), &output)
       putOptional(header.device, &output)
       putOptional(header.os, &output)
@@ -27,9 +27,8 @@ public enum BinaryTraceEncoder {
   }
 
   private static func encode(_ event: Event, into output: inout [UInt8]) {
-    typealias Kind = BinaryTraceFormat.Kind
-    func start(_ kind: Kind) {
-      output.append(kind.rawValue)
+    func start(_ kind: EventKind) {
+      output.append(BinaryTraceFormat.code(kind))
       put(UInt64(bitPattern: event.t.rawValue), &output)
     }
     switch event.payload {
@@ -46,7 +45,7 @@ public enum BinaryTraceEncoder {
       start(.frame)
       put(frame.stream.rawValue, &output)
       put(frame.pts, &output)
-      output.append(frame.camera.map { $0.rawValue + 1 } ?? 0)
+      output.append(frame.camera.map { BinaryTraceFormat.code($0) + 1 } ?? 0)
     case .drop(let drop):
       start(.drop)
       put(drop.stream.rawValue, &output)
@@ -55,7 +54,7 @@ public enum BinaryTraceEncoder {
     case .input(let stream, let camera):
       start(.input)
       put(stream.rawValue, &output)
-      output.append(camera.rawValue)
+      output.append(BinaryTraceFormat.code(camera))
     case .direction(let update):
       start(.direction)
       put(update.view.rawValue, &output)

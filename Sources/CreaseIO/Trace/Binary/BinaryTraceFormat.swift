@@ -14,16 +14,46 @@ public enum BinaryTraceFormat {
   /// The file extension that selects the binary format.
   public static let fileExtension = ".crtrace"
 
-  /// Record kinds, one byte each.
-  enum Kind: UInt8 {
-    case header = 0
-    case hinge, frame, drop, input, direction, display, app, session, mark, end
+  /// The record kind byte of a header.
+  static let headerCode: UInt8 = 0
+
+  /// The record kind byte of each event kind, fixed by the format.
+  static func code(_ kind: EventKind) -> UInt8 {
+    switch kind {
+    case .hinge: 1
+    case .frame: 2
+    case .drop: 3
+    case .input: 4
+    case .direction: 5
+    case .display: 6
+    case .app: 7
+    case .session: 8
+    case .mark: 9
+    case .end: 10
+    }
   }
+
+  static func eventKind(_ code: UInt8) -> EventKind? { EventKind.allCases.first { Self.code($0) == code } }
+
+  /// The byte of each camera, fixed by the format. A direction update's camera sets are stored
+  /// as ``CameraSet`` bits, which `Camera`'s explicit raw values fix in the same way.
+  static func code(_ camera: Camera) -> UInt8 {
+    switch camera {
+    case .outerFront: 0
+    case .innerFront: 1
+    case .virtualFront: 2
+    case .backWide: 3
+    case .backUltraWide: 4
+    case .backTelephoto: 5
+    }
+  }
+
+  static func camera(_ code: UInt8) -> Camera? { Camera.allCases.first { Self.code($0) == code } }
 
   /// Whether a path names a binary trace.
   public static func isBinary(path: String) -> Bool { path.hasSuffix(fileExtension) }
 
-  /// The byte of each enum case, fixed by the format (declaration order, which must not change).
+  /// The byte of each enum case, fixed by the format.
   static func code(_ status: HingeStatus) -> UInt8 {
     switch status {
     case .closed: 0

@@ -126,15 +126,12 @@ private struct BodyReader {
 
   mutating func record() throws(Failure) -> TraceRecord {
     let tag = try byte()
-    guard let kind = BinaryTraceFormat.Kind(rawValue: tag) else {
-      throw Failure("unknown record kind \(tag)")
-    }
-    if kind == .header { return .header(try header()) }
+    if tag == BinaryTraceFormat.headerCode { return .header(try header()) }
+    guard let kind = BinaryTraceFormat.eventKind(tag) else { throw Failure("unknown record kind \(tag)") }
     let raw = Int64(bitPattern: try uint64())
     guard raw >= 0 else { throw Failure("'t' must not be negative (\(raw))") }
     let t = Nanoseconds(raw)
     switch kind {
-    case .header: preconditionFailure("handled above")
     case .hinge:
       let form = try byte()
       if form == 0 { return .event(Event(t: t, .hinge(nil))) }
@@ -148,12 +145,10 @@ private struct BodyReader {
     case .frame:
       let stream = try streamName()
       let pts = try presentationTime()
-      let camera = try byte()
-      guard camera <= UInt8(Camera.allCases.count) else { throw Failure("unknown camera \(camera - 1)") }
-      return .event(
-        Event(
-          t: t,
-          .frame(Frame(stream: stream, pts: pts, camera: camera == 0 ? nil : Camera(rawValue: camera - 1)))))
+      let code = try byte()
+      let camera = code == 0 ? nil : BinaryTraceFormat.camera(code - 1)
+      guard code == 0 || camera != nil else { throw Failure("unknown camera \(code - 1)") }
+      return .event(Event(t: t, .frame(Frame(stream: stream, pts: pts, camera: camera))))
     case .drop:
       let stream = try streamName()
       let pts = try presentationTime()
@@ -163,7 +158,7 @@ private struct BodyReader {
       )
     case .input:
       let stream = try streamName()
-      guard let camera = Camera(rawValue: try byte()) else { throw Failure("unknown camera") }
+      guard let camera = BinaryTraceFormat.camera(try byte()) else { throw Failure("unknown camera") }
       return .event(Event(t: t, .input(stream: stream, camera: camera)))
     case .direction:
       let view = ViewName(rawValue: try string())

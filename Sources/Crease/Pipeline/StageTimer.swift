@@ -1,0 +1,6 @@
+/// A timer of one of the pipeline's stages. The stages set them through a
+/// `ProcessingContext<StageTimer>` and know nothing of the pipeline that owns them.
+public enum StageTimer: Hashable, Sendable {
+  case hinge(HingeTimer)
+  case camera(CameraTimer)
+}
