@@ -1,0 +1,85 @@
+/// The direction and mirroring decision of one stream (SPEC 4.7): its active camera, which way
+/// that camera faces, whether to mirror, and how many frames came under the decision.
+struct DecisionStateMachine: Sendable {
+  /// The cues a change of decision calls for, in this order.
+  struct Action: Equatable, Sendable {
+    var direction: CueKind?
+    var mirroring: CueKind?
+  }
+
+  private struct Decision: Equatable, Sendable {
+    var camera: Camera
+    var value: Bool
+  }
+
+  let stream: StreamName
+  /// The stream's input, once an `input` event named it.
+  private(set) var input: Camera?
+  /// The camera that delivered the latest frame since the latest `input`.
+  private var constituent: Camera?
+  private var direction: Decision?
+  private var mirroring: Decision?
+  private var framesUnderDecision = 0
+
+  init(stream: StreamName) { self.stream = stream }
+
+  /// The session's video input became `camera`.
+  mutating func input(_ camera: Camera, maps: DirectionMaps) -> Action {
+    input = camera
+    constituent = nil
+    return update(maps)
+  }
+
+  /// A frame, from `camera` when the trace names it. The decision for a new camera comes before
+  /// anything about its frame.
+  mutating func frame(camera: Camera?, maps: DirectionMaps) -> Action {
+    if let camera { constituent = camera }
+    let action = update(maps)
+    framesUnderDecision += 1
+    return action
+  }
+
+  /// A direction update changed the maps: the new decision, and how many frames the old one
+  /// covered when it flipped the same camera's mirroring (they were mirrored wrongly).
+  mutating func directionChanged(maps: DirectionMaps) -> (action: Action, staleFrames: Int) {
+    let before = mirroring
+    let action = update(maps)
+    var stale = 0
+    if let before, let after = mirroring, before.camera == after.camera, before.value != after.value {
+      stale = framesUnderDecision
+    }
+    framesUnderDecision = 0
+    return (action, stale)
+  }
+
+  /// The stream's active camera and its facing (SPEC 4.7).
+  func activeCamera(maps: DirectionMaps) -> (camera: Camera, facing: CameraFacing?)? {
+    if input == .virtualFront {
+      let camera = constituent ?? maps.frontCameraFacingUser ?? .virtualFront
+      // A virtual front camera follows the app between displays, so it faces the person.
+      return (camera, camera.isFront ? .user : maps.facing(of: camera))
+    }
+    guard let camera = input ?? constituent else { return nil }
+    return (camera, maps.facing(of: camera))
+  }
+
+  private mutating func update(_ maps: DirectionMaps) -> Action {
+    var action = Action()
+    guard let (camera, facing) = activeCamera(maps: maps) else { return action }
+    if let facing {
+      let newDirection = Decision(camera: camera, value: facing == .user)
+      if direction != newDirection {
+        direction = newDirection
+        action.direction = .cameraDirection(stream: stream, camera: camera, facing: facing)
+      }
+    }
+    let mirrored = facing.map { $0 == .user } ?? camera.isFront
+    let newMirroring = Decision(camera: camera, value: mirrored)
+    guard mirroring != newMirroring else { return action }
+    if mirroring?.camera != camera { framesUnderDecision = 0 }
+    mirroring = newMirroring
+    action.mirroring = .cameraMirroring(
+      stream: stream, camera: camera, mirrored: mirrored, basis: facing == nil ? .deviceType : .direction)
+    return action
+  }
+}

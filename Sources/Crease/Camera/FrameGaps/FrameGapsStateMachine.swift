@@ -1,0 +1,188 @@
+/// The frame gaps of one stream (SPEC 4.6): its nominal cadence, gaps and their causes, pts
+/// regressions, and a gap of about two frames held until the next deltas tell it from a rate
+/// change.
+///
+/// Event methods return what the stage emits; the machine itself emits nothing.
+struct FrameGapsStateMachine: Sendable {
+  /// A cue found, with its `since`.
+  struct Finding: Equatable, Sendable {
+    var cue: CueKind
+    var since: Nanoseconds
+  }
+
+  /// What one frame showed, in the order the stage reports it (SPEC 4.1): a held gap this frame
+  /// proved a gap, then (after the stage's mask decision) what the frame reveals.
+  struct FrameAction: Equatable, Sendable {
+    /// A two-frame gap held for confirmation that this frame shows was a gap after all.
+    var heldGap: Finding?
+    /// Whether this frame comes after a gap (held or reported): a mask lifts after a gap.
+    var afterGap = false
+    /// A regression or a gap this frame reveals, reported at once.
+    var revealed: Finding?
+  }
+
+  /// When the events that explain a gap as a camera switch last came (SPEC 4.6).
+  struct SwitchTriggers: Sendable {
+    /// The stream's latest `input`.
+    var input: Nanoseconds?
+    /// The latest `display` event.
+    var display: Nanoseconds?
+    /// The `since` of the latest committed hinge change to or from `closed`.
+    var closedHingeChange: Nanoseconds?
+  }
+
+  private struct LastFrame: Sendable {
+    var t: Nanoseconds
+    var pts: Nanoseconds
+    var camera: Camera?
+  }
+
+  private struct ReportedDrop: Sendable {
+    var pts: Nanoseconds
+    var reason: DropReason
+  }
+
+  private struct HeldGap: Sendable {
+    var finding: Finding
+    var delta: Nanoseconds
+    var alike = 0
+  }
+
+  private enum State: Sendable {
+    /// No frame since the stream began or its session stopped.
+    case waiting
+    /// Frames are coming: the latest, and a two-frame gap held for confirmation.
+    case running(last: LastFrame, held: HeldGap?)
+  }
+
+  /// Deltas this much alike (a quarter of the held delta) confirm a rate change.
+  private static let rateChangeTolerance: UInt64 = 4
+  /// Alike deltas after a two-frame gap that make it a rate change.
+  private static let rateChangeConfirmations = 2
+  /// Drops held between two frames at most; older ones are forgotten.
+  private static let maximumHeldDrops = 4096
+
+  let stream: StreamName
+  let configuration: CameraConfiguration
+  private(set) var cadence: FrameCadence
+  private var state = State.waiting
+  private var drops: [ReportedDrop] = []
+
+  init(stream: StreamName, framesPerSecond: Double?, configuration: CameraConfiguration) {
+    self.stream = stream
+    self.configuration = configuration
+    cadence = FrameCadence(framesPerSecond: framesPerSecond)
+  }
+
+  /// The nominal frame duration, once known.
+  var nominal: FrameDuration? { cadence.nominal }
+
+  /// A header declared the stream's rate.
+  mutating func declare(framesPerSecond: Double) { cadence = FrameCadence(framesPerSecond: framesPerSecond) }
+
+  /// A dropped-frame callback: it explains the deltas it bridges.
+  mutating func drop(_ drop: Drop) {
+    let pts = drop.pts.nanoseconds
+    if case .running(let last, _) = state, pts <= last.pts { return }
+    // A stream that drops without delivering must not grow memory without bound.
+    if drops.count == Self.maximumHeldDrops { drops.removeFirst() }
+    drops.append(ReportedDrop(pts: pts, reason: drop.reason))
+  }
+
+  /// A delivered frame at trace time `now`.
+  mutating func frame(_ frame: Frame, at now: Nanoseconds, triggers: SwitchTriggers) -> FrameAction {
+    let pts = frame.pts.nanoseconds
+    let current = LastFrame(t: now, pts: pts, camera: frame.camera)
+    defer { drops.removeAll { $0.pts <= pts } }
+    guard case .running(let last, let held) = state else {
+      state = .running(last: current, held: nil)
+      return FrameAction()
+    }
+    guard pts > last.pts else {
+      // The regressing frame becomes the reference.
+      state = .running(last: current, held: held)
+      let regression = CueKind.cameraPTSRegression(stream: stream, from: last.pts, to: pts)
+      return FrameAction(revealed: Finding(cue: regression, since: now))
+    }
+    let delta = pts - last.pts
+    // Reported drops explain the delta they bridge: it is a gap, never a rate change, and it
+    // stays out of the rate estimate.
+    let bridged = drops.contains { $0.pts > last.pts && $0.pts < pts }
+    var action = FrameAction()
+    if var held {
+      // Within a quarter of the held delta; divided, not multiplied, so a pts jump near 2⁶³
+      // cannot overflow.
+      if !bridged
+        && (delta - held.delta).rawValue.magnitude <= held.delta.rawValue.magnitude / Self.rateChangeTolerance
+      {
+        held.alike += 1
+        if held.alike == Self.rateChangeConfirmations {
+          cadence.adopt(held.delta)
+          state = .running(last: current, held: nil)
+        } else {
+          state = .running(last: current, held: held)
+        }
+        return action
+      }
+      action.heldGap = held.finding
+    }
+    guard let nominal = cadence.nominal, delta > nominal.scaled(by: configuration.gapFactor) else {
+      if !bridged { cadence.observe(delta) }
+      state = .running(last: current, held: nil)
+      return action
+    }
+    action.afterGap = true
+    let missing = nominal.frames(in: delta) - 1
+    let (cause, reason) = classify(last: last, current: current, triggers: triggers)
+    let gap = Finding(
+      cue: .cameraGap(
+        stream: stream, from: last.pts, to: pts, missing: missing, cause: cause, reason: reason),
+      since: last.t + nominal.rounded)
+    if missing == 1 && !bridged {
+      state = .running(last: current, held: HeldGap(finding: gap, delta: delta))
+    } else {
+      action.revealed = gap
+      state = .running(last: current, held: nil)
+    }
+    return action
+  }
+
+  /// The session stopped: the run of frames ends, and a held gap is reported now.
+  mutating func sessionStopped() -> Finding? {
+    defer {
+      state = .waiting
+      drops.removeAll()
+    }
+    guard case .running(_, let held?) = state else { return nil }
+    return held.finding
+  }
+
+  /// The input ended: a held gap is reported now.
+  mutating func finish() -> Finding? {
+    guard case .running(let last, let held?) = state else { return nil }
+    state = .running(last: last, held: nil)
+    return held.finding
+  }
+
+  /// The cause of a gap between `last` and `current` (SPEC 4.6, first match).
+  private func classify(last: LastFrame, current: LastFrame, triggers: SwitchTriggers) -> (
+    GapCause, DropReason?
+  ) {
+    if let previous = last.camera, let camera = current.camera, previous != camera {
+      return (.cameraSwitch, nil)
+    }
+    let windowStart = last.t - configuration.switchWindow
+    func inWindow(_ trigger: Nanoseconds?) -> Bool {
+      trigger.map { $0 >= windowStart && $0 <= current.t } ?? false
+    }
+    if inWindow(triggers.input) || inWindow(triggers.display) || inWindow(triggers.closedHingeChange) {
+      return (.cameraSwitch, nil)
+    }
+    var tally = DropTally()
+    for drop in drops where drop.pts > last.pts && drop.pts < current.pts {
+      tally.add(drop.reason, pts: drop.pts)
+    }
+    guard let reason = tally.mostCommon else { return (.unexplained, nil) }
+    return (.reportedDrop, reason)
+  }
+}
