@@ -77,7 +77,7 @@ public enum CreaseCommand {
     let path = ["crease", command.description.name]
     do {
       let parsed = try command.description.parse(arguments)
-      if parsed.flag("--help") {
+      if parsed.flag(.help) {
         return write(HelpFormatter.help(command.description, path: path), to: streams)
       }
       return try command.run(parsed, streams: streams)

@@ -4,16 +4,17 @@ import Testing
 
 @Suite("Argument parser")
 struct ArgumentParserTests {
+  static let output = CommandDescription.Option(["-o", "--output"], value: "file", help: "Output.")
+  static let loud = CommandDescription.Option(["--loud"], help: "A flag.")
   let command = CommandDescription(
     name: "demo", abstract: "A command for tests.",
-    arguments: [.init("file", help: "Files.", isRepeating: true)],
-    options: [.init(["-o", "--output"], value: "file", help: "Output."), .init(["--loud"], help: "A flag.")])
+    arguments: [.init("file", help: "Files.", isRepeating: true)], options: [output, loud])
 
   @Test("values attach with '=' or follow the option; the last repetition wins")
   func values() throws {
     let parsed = try command.parse(["--output=a", "x", "-o", "b", "--loud", "y"])
-    #expect(parsed.value("--output") == "b")
-    #expect(parsed.flag("--loud"))
+    #expect(parsed.value(Self.output) == "b")
+    #expect(parsed.flag(Self.loud))
     #expect(parsed.positionals == ["x", "y"])
   }
 
@@ -21,12 +22,12 @@ struct ArgumentParserTests {
   func terminator() throws {
     let parsed = try command.parse(["-", "--", "--loud"])
     #expect(parsed.positionals == ["-", "--loud"])
-    #expect(!parsed.flag("--loud"))
+    #expect(!parsed.flag(Self.loud))
   }
 
   @Test("--help skips the checks on positionals")
   func helpWithoutArguments() throws {
-    #expect(try command.parse(["--help"]).flag("--help"))
+    #expect(try command.parse(["--help"]).flag(.help))
     #expect(throws: UsageError("Missing expected argument '<file> ...'.")) { try command.parse([]) }
   }
 
@@ -34,7 +35,7 @@ struct ArgumentParserTests {
   func typedValue() throws {
     let parsed = try command.parse(["-o", "fast", "x"])
     #expect(throws: UsageError("The value 'fast' is invalid for '--output': expected a number.")) {
-      try parsed.value("--output", as: "a number") { Double($0) }
+      try parsed.value(Self.output, as: "a number") { Double($0) }
     }
   }
 
@@ -49,14 +50,16 @@ struct ArgumentParserTests {
 
 @Suite("Argument parser: required options")
 struct RequiredOptionTests {
+  static let output = CommandDescription.Option(
+    ["-o", "--output"], value: "file", isRequired: true, help: "Output.")
   let command = CommandDescription(
     name: "demo", abstract: "A command for tests.", arguments: [.init("file", help: "A file.")],
-    options: [.init(["-o", "--output"], value: "file", isRequired: true, help: "Output.")])
+    options: [output])
 
   @Test("a required option must be given, and the usage shows it outside the optional ones")
   func required() throws {
     #expect(throws: UsageError("Missing expected option '-o <file>'.")) { try command.parse(["x"]) }
-    #expect(try command.parse(["x", "-o", "y"]).value("--output") == "y")
+    #expect(try command.parse(["x", "-o", "y"]).value(Self.output) == "y")
     #expect(HelpFormatter.usage(command, path: ["crease", "demo"]) == "crease demo -o <file> <file>")
   }
 }

@@ -20,6 +20,9 @@ public struct CommandDescription: Sendable {
 
     /// The long spelling, which keys the parsed value.
     public var key: String { names.last! }
+
+    /// `-h`/`--help`, which every command takes.
+    public static let help = Option(["-h", "--help"], help: "Show help information.")
   }
 
   /// A positional argument.
@@ -53,7 +56,7 @@ public struct CommandDescription: Sendable {
     self.abstract = abstract
     self.discussion = discussion
     self.arguments = arguments
-    self.options = options + [Option(["-h", "--help"], help: "Show help information.")]
+    self.options = options + [.help]
     self.subcommands = subcommands
   }
 

@@ -7,6 +7,9 @@ public struct UsageError: Error, Hashable, Sendable {
 }
 
 /// The values of one command line, after parsing against a ``CommandDescription``.
+///
+/// Values are read through the ``CommandDescription/Option`` a command declared, never by a
+/// spelled-out key, so an option is named once and a misspelling does not compile.
 public struct ParsedArguments: Sendable {
   /// Values per option, keyed by long name, in command-line order.
   var values: [String: [String]] = [:]
@@ -14,29 +17,31 @@ public struct ParsedArguments: Sendable {
   public var positionals: [String] = []
 
   /// Whether the flag was given.
-  public func flag(_ key: String) -> Bool { values[key] != nil }
+  public func flag(_ option: CommandDescription.Option) -> Bool { values[option.key] != nil }
 
   /// The option's last value (a later repetition overrides an earlier one).
-  public func value(_ key: String) -> String? { values[key]?.last }
+  public func value(_ option: CommandDescription.Option) -> String? { values[option.key]?.last }
 
   /// The option's value converted by `convert`, or a usage error naming the option.
-  public func value<T>(_ key: String, as what: String, _ convert: (String) -> T?) throws(UsageError) -> T? {
-    guard let text = value(key) else { return nil }
+  public func value<T>(
+    _ option: CommandDescription.Option, as what: String, _ convert: (String) -> T?
+  ) throws(UsageError) -> T? {
+    guard let text = value(option) else { return nil }
     guard let converted = convert(text) else {
-      throw UsageError("The value '\(text)' is invalid for '\(key)': expected \(what).")
+      throw UsageError("The value '\(text)' is invalid for '\(option.key)': expected \(what).")
     }
     return converted
   }
 
   /// A value that must name one of `choices`.
-  public func choice<T: RawRepresentable & CaseIterable>(_ key: String, of type: T.Type) throws(UsageError)
-    -> T?
-  where T.RawValue == String {
-    guard let text = value(key) else { return nil }
+  public func choice<T: RawRepresentable & CaseIterable>(
+    _ option: CommandDescription.Option, of type: T.Type
+  ) throws(UsageError) -> T? where T.RawValue == String {
+    guard let text = value(option) else { return nil }
     guard let choice = T(rawValue: text) else {
       let names = T.allCases.map(\.rawValue)
       throw UsageError(
-        "The value '\(text)' is invalid for '\(key)': expected one of \(names.joined(separator: ", "))."
+        "The value '\(text)' is invalid for '\(option.key)': expected one of \(names.joined(separator: ", "))."
           + Suggestion.didYouMean(text, in: names))
     }
     return choice
@@ -73,7 +78,7 @@ extension CommandDescription {
         parsed.values[option.key, default: []].append("")
       }
     }
-    if parsed.flag("--help") { return parsed }
+    if parsed.flag(.help) { return parsed }
     if let missing = options.first(where: { $0.isRequired && parsed.values[$0.key] == nil }) {
       throw UsageError("Missing expected option '\(missing.names[0]) <\(missing.valueName ?? "value")>'.")
     }

@@ -11,10 +11,13 @@ enum ConvertCommand: Subcommand {
       over losslessly, in order; bad records are reported as FILE:LINE:COL and skipped (exit 65).
       """,
     arguments: [.init("input", help: "The trace to read ('-' for standard input, JSON Lines).")],
-    options: [.init(["-o", "--output"], value: "file", isRequired: true, help: "The trace to write.")])
+    options: [outputOption])
+
+  static let outputOption = CommandDescription.Option(
+    ["-o", "--output"], value: "file", isRequired: true, help: "The trace to write.")
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
-    let path = arguments.value("--output")!  // a required option: the parser checked it
+    let path = arguments.value(outputOption)!  // a required option: the parser checked it
     try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals)
     let source = try TraceInputs.open(arguments.positionals, streams: streams)[0]
     let file = try ReplacedFile(path: path)

@@ -3,6 +3,27 @@ import CreaseIO
 
 /// `crease replay`: process traces and write cues.
 enum ReplayCommand: Subcommand {
+  static let formatOption = CommandDescription.Option(
+    ["-f", "--format"], value: "format", help: "Cue format: jsonl (default), text or chrome.")
+  static let outputOption = CommandDescription.Option(
+    ["-o", "--output"], value: "file", help: "Write cues to a file instead of standard output.")
+  static let summaryOption = CommandDescription.Option(
+    ["--summary"], help: "Print line counts and cue latencies on standard error.")
+  static let strictOption = CommandDescription.Option(
+    ["--strict"], help: "Stop at the first bad or late line (exit 65).")
+  static let rejectsOption = CommandDescription.Option(
+    ["--rejects"], value: "file", help: "Write rejected lines, verbatim, to a file.")
+  static let lateOption = CommandDescription.Option(
+    ["--late"], value: "file", help: "Write late lines, verbatim, to a file.")
+  static let loopOption = CommandDescription.Option(
+    ["--loop"], value: "n", help: "Replay the input n times; trace time continues across loops.")
+  static let idleAdvanceOption = CommandDescription.Option(
+    ["--idle-advance"], value: "ms",
+    help: "For live input: let trace time follow the wall clock after this much silence.")
+  static let latencyBudgetOption = CommandDescription.Option(
+    ["--latency-budget"], value: "ms",
+    help: "Refuse a configuration whose latency bound (plus the reorder window) exceeds this.")
+
   static let description = CommandDescription(
     name: "replay",
     abstract: "Process traces and write cues.",
@@ -12,71 +33,83 @@ enum ReplayCommand: Subcommand {
       """,
     arguments: [TraceInputs.traceArgument],
     options: [
-      TraceInputs.configOption,
-      .init(["-f", "--format"], value: "format", help: "Cue format: jsonl (default), text or chrome."),
-      .init(["-o", "--output"], value: "file", help: "Write cues to a file instead of standard output."),
-      .init(["--summary"], help: "Print line counts and cue latencies on standard error."),
-      .init(["--strict"], help: "Stop at the first bad or late line (exit 65)."),
-      .init(["--rejects"], value: "file", help: "Write rejected lines, verbatim, to a file."),
-      .init(["--late"], value: "file", help: "Write late lines, verbatim, to a file."),
-      TraceInputs.speedOption,
-      .init(["--loop"], value: "n", help: "Replay the input n times; trace time continues across loops."),
-      .init(
-        ["--idle-advance"], value: "ms",
-        help: "For live input: let trace time follow the wall clock after this much silence."),
-      .init(
-        ["--latency-budget"], value: "ms",
-        help: "Refuse a configuration whose latency bound (plus the reorder window) exceeds this."),
+      TraceInputs.configOption, formatOption, outputOption, summaryOption, strictOption, rejectsOption,
+      lateOption, TraceInputs.speedOption, loopOption, idleAdvanceOption, latencyBudgetOption,
     ])
 
+  /// The command line, read and checked whole before any file is touched.
+  struct Options {
+    var traces: [String]
+    var configuration: Configuration
+    var format: CueFormat
+    var summary: Bool
+    var strict: Bool
+    var speed: Double?
+    var loops: Int
+    var idleAdvance: Nanoseconds?
+    var latencyBudget: Nanoseconds?
+    /// The files to write, by option (`-` is standard output).
+    var outputs: [(option: String, path: String)]
+
+    init(_ arguments: ParsedArguments) throws {
+      traces = arguments.positionals
+      configuration = try TraceInputs.configuration(arguments)
+      format = try arguments.choice(formatOption, of: CueFormat.self) ?? .jsonl
+      summary = arguments.flag(summaryOption)
+      strict = arguments.flag(strictOption)
+      speed = try TraceInputs.speed(arguments)
+      loops =
+        try arguments.value(loopOption, as: "a whole number from 1") {
+          Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        }
+        ?? 1
+      idleAdvance = try arguments.value(idleAdvanceOption, as: "a positive number of milliseconds") { text in
+        milliseconds(text).flatMap { $0 > .zero ? $0 : nil }
+      }
+      latencyBudget = try arguments.value(latencyBudgetOption, as: "a number of milliseconds", milliseconds)
+      outputs = [outputOption, rejectsOption, lateOption].compactMap { option in
+        arguments.value(option).map { (option: option.key, path: $0) }
+      }
+      if loops > 1 && traces.contains("-") {
+        throw UsageError("Standard input cannot be replayed more than once ('--loop' needs files).")
+      }
+      if let latencyBudget { try enforce(latencyBudget, on: configuration) }
+      try OutputPaths.refuseOverlaps(outputs, inputs: traces)
+    }
+
+    /// A paced run, or one reading standard input, has readers that follow its outputs live.
+    var isLive: Bool { speed != nil || traces.contains("-") }
+  }
+
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
-    let format = try arguments.choice("--format", of: CueFormat.self) ?? .jsonl
-    let configuration = try TraceInputs.configuration(arguments)
-    if let budget = try arguments.value("--latency-budget", as: "a number of milliseconds", Self.milliseconds)
-    {
-      try enforce(budget, on: configuration)
-    }
-    var replay = TraceReplay(configuration: configuration) {
-      Pipeline(configuration: configuration)
-    }
-    replay.strict = arguments.flag("--strict")
-    replay.format = format
-    replay.pacer = try TraceInputs.speed(arguments).map { Pacer(speed: $0) }
-    replay.idleAdvance = try arguments.value("--idle-advance", as: "a positive number of milliseconds") {
-      text in
-      milliseconds(text).flatMap { $0 > .zero ? $0 : nil }
-    }
-    replay.loops =
-      try arguments.value("--loop", as: "a whole number from 1") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
-      ?? 1
-    if replay.loops > 1 && arguments.positionals.contains("-") {
-      throw UsageError("Standard input cannot be replayed more than once ('--loop' needs files).")
-    }
+    let options = try Options(arguments)
+    let configuration = options.configuration
+    var replay = TraceReplay(configuration: configuration) { Pipeline(configuration: configuration) }
+    replay.strict = options.strict
+    replay.format = options.format
+    replay.pacer = options.speed.map { Pacer(speed: $0) }
+    replay.idleAdvance = options.idleAdvance
+    replay.loops = options.loops
     // Every argument is valid by now: only then are inputs opened and outputs created.
-    let outputPaths = ["--output", "--rejects", "--late"].compactMap { option in
-      arguments.value(option).map { (option: option, path: $0) }
+    let sources = try TraceInputs.open(options.traces, streams: streams)
+    let files = try options.outputs.filter { $0.path != "-" }.map {
+      ($0.option, try ReplacedFile(path: $0.path, inPlace: options.isLive))
     }
-    try OutputPaths.refuseOverlaps(outputPaths, inputs: arguments.positionals)
-    let sources = try TraceInputs.open(arguments.positionals, streams: streams)
-    let live = replay.pacer != nil || arguments.positionals.contains("-")
-    let files = try outputPaths.filter { $0.path != "-" }.map {
-      ($0.option, try ReplacedFile(path: $0.path, inPlace: live))
+    func sink(_ option: CommandDescription.Option) -> ByteSink? {
+      guard let output = options.outputs.first(where: { $0.option == option.key }) else { return nil }
+      return output.path == "-" ? streams.output : files.first { $0.0 == option.key }?.1.sink
     }
-    func sink(_ option: String) -> ByteSink? {
-      if arguments.value(option) == "-" { return streams.output }
-      return files.first { $0.0 == option }?.1.sink
-    }
-    let output = sink("--output") ?? streams.output
+    let output = sink(outputOption) ?? streams.output
     let outputs = TraceReplay<Pipeline>.Outputs(
-      cues: output, diagnostics: streams.error, rejects: sink("--rejects"), late: sink("--late"))
+      cues: output, diagnostics: streams.error, rejects: sink(rejectsOption), late: sink(lateOption))
     replay.progress = progressReporter(for: sources, streams: streams)
-    let paths = arguments.positionals
+    let paths = options.traces
     var (summary, pipeline) = try replay.run(
       sources, reopen: { index in try FileSource(path: paths[index]) }, to: outputs)
     summary.staleFrames = pipeline.staleFrames
     try output.flush()
     for (_, file) in files { try file.commit() }
-    if arguments.flag("--summary") { try streams.error.write(summary.rendered(for: configuration)) }
+    if options.summary { try streams.error.write(summary.rendered(for: configuration)) }
     return summary.total.rejected > 0 || summary.stoppedEarly ? .dataError : .success
   }
 

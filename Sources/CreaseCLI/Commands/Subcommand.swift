@@ -17,7 +17,7 @@ enum TraceInputs {
 
   /// The configuration named by `--config`, or the defaults.
   static func configuration(_ arguments: ParsedArguments) throws -> Configuration {
-    guard let path = arguments.value("--config") else { return .default }
+    guard let path = arguments.value(configOption) else { return .default }
     return try ConfigurationFile.read(try FileSource(path: path))
   }
 
@@ -30,7 +30,7 @@ enum TraceInputs {
 
   /// The `--speed` value, if given: a finite number from ``slowestSpeed``.
   static func speed(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
-    try arguments.value("--speed", as: "a number from \(slowestSpeed)") { text in
+    try arguments.value(speedOption, as: "a number from \(slowestSpeed)") { text in
       Double(text).flatMap { $0 >= slowestSpeed && $0.isFinite ? $0 : nil }
     }
   }

@@ -4,6 +4,16 @@ import CreaseSynth
 
 /// `crease synth`: write a synthetic trace.
 enum SynthCommand: Subcommand {
+  static let seedOption = CommandDescription.Option(["--seed"], value: "n", help: "The seed (default 1).")
+  static let durationOption = CommandDescription.Option(
+    ["--duration"], value: "seconds", help: "Length in seconds (default: the scenario's).")
+  static let fpsOption = CommandDescription.Option(
+    ["--fps"], value: "n", help: "Camera frame rate, 1 to 240 (default 30).")
+  static let hingeRateOption = CommandDescription.Option(
+    ["--hinge-hz"], value: "n", help: "Mean hinge delivery rate, up to 1000 (default 60).")
+  static let outputOption = CommandDescription.Option(
+    ["-o", "--output"], value: "file", help: "Write to a file instead of standard output.")
+
   static let description = CommandDescription(
     name: "synth",
     abstract: "Write a synthetic trace; the same seed gives the same bytes.",
@@ -14,40 +24,47 @@ enum SynthCommand: Subcommand {
       time comes, for feeding other tools.
       """,
     arguments: [.init("scenario", help: "The scenario to generate (see 'crease scenarios').")],
-    options: [
-      .init(["--seed"], value: "n", help: "The seed (default 1)."),
-      .init(["--duration"], value: "seconds", help: "Length in seconds (default: the scenario's)."),
-      .init(["--fps"], value: "n", help: "Camera frame rate, 1 to 240 (default 30)."),
-      .init(["--hinge-hz"], value: "n", help: "Mean hinge delivery rate, up to 1000 (default 60)."),
-      TraceInputs.speedOption,
-      .init(["-o", "--output"], value: "file", help: "Write to a file instead of standard output."),
-    ])
+    options: [seedOption, durationOption, fpsOption, hingeRateOption, TraceInputs.speedOption, outputOption])
+
+  /// The command line, read and checked whole before any file is touched.
+  struct Options {
+    var scenario: Scenario
+    var synth = SynthOptions()
+    var speed: Double?
+    /// The file to write; `nil` for standard output.
+    var output: String?
+
+    init(_ arguments: ParsedArguments) throws {
+      let name = arguments.positionals[0]
+      guard let scenario = Scenario(rawValue: name) else {
+        throw UsageError(
+          "Unknown scenario '\(name)'.\(Suggestion.didYouMean(name, in: Scenario.allCases.map(\.rawValue)))")
+      }
+      self.scenario = scenario
+      synth.seed = try arguments.value(seedOption, as: "a whole number", { UInt64($0) }) ?? 1
+      synth.duration = try arguments.value(durationOption, as: "a positive number of seconds") { text in
+        Double(text).flatMap { $0 > 0 && $0 <= 86_400 ? $0 : nil }
+      }
+      synth.fps =
+        try arguments.value(fpsOption, as: "a frame rate from 1 to 240") {
+          Int($0).flatMap { (1...240).contains($0) ? $0 : nil }
+        } ?? 30
+      synth.hingeHz =
+        try arguments.value(hingeRateOption, as: "a rate from 1 to 1000") { text in
+          Double(text).flatMap { $0 >= 1 && $0 <= 1000 ? $0 : nil }
+        } ?? 60
+      speed = try TraceInputs.speed(arguments)
+      output = arguments.value(outputOption).flatMap { $0 == "-" ? nil : $0 }
+      try OutputPaths.refuseOverlaps(output.map { [("--output", $0)] } ?? [], inputs: [])
+    }
+  }
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
-    let name = arguments.positionals[0]
-    guard let scenario = Scenario(rawValue: name) else {
-      throw UsageError(
-        "Unknown scenario '\(name)'.\(Suggestion.didYouMean(name, in: Scenario.allCases.map(\.rawValue)))")
-    }
-    var options = SynthOptions()
-    options.seed = try arguments.value("--seed", as: "a whole number", { UInt64($0) }) ?? 1
-    options.duration = try arguments.value("--duration", as: "a positive number of seconds") { text in
-      Double(text).flatMap { $0 > 0 && $0 <= 86_400 ? $0 : nil }
-    }
-    options.fps =
-      try arguments.value("--fps", as: "a frame rate from 1 to 240") {
-        Int($0).flatMap { (1...240).contains($0) ? $0 : nil }
-      } ?? 30
-    options.hingeHz =
-      try arguments.value("--hinge-hz", as: "a rate from 1 to 1000") { text in
-        Double(text).flatMap { $0 >= 1 && $0 <= 1000 ? $0 : nil }
-      } ?? 60
-    let pacer = try TraceInputs.speed(arguments).map { Pacer(speed: $0) }
-    let path = arguments.value("--output").flatMap { $0 == "-" ? nil : $0 }
-    try OutputPaths.refuseOverlaps(path.map { [("--output", $0)] } ?? [], inputs: [])
-    let file = try path.map { try ReplacedFile(path: $0, inPlace: pacer != nil) }
+    let options = try Options(arguments)
+    let pacer = options.speed.map { Pacer(speed: $0) }
+    let file = try options.output.map { try ReplacedFile(path: $0, inPlace: pacer != nil) }
     var output = LineOutput(sink: file?.sink ?? streams.output, pacer: pacer)
-    let trace = scenario.generate(options)
+    let trace = options.scenario.generate(options.synth)
     try output.write(at: trace.events.first?.t ?? .zero) {
       TraceEncoder.encode(.header(trace.header), into: &$0)
     }

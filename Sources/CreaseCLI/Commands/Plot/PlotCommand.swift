@@ -3,6 +3,9 @@ import CreaseIO
 
 /// `crease plot`: a picture of a trace and its cues.
 enum PlotCommand: Subcommand {
+  static let outputOption = CommandDescription.Option(
+    ["-o", "--output"], value: "file", isRequired: true, help: "The SVG file to write.")
+
   static let description = CommandDescription(
     name: "plot",
     abstract: "Draw a trace as SVG: angle over time, boundaries, status bands, cues, gaps.",
@@ -15,12 +18,11 @@ enum PlotCommand: Subcommand {
       .init("trace", help: "The trace to draw (JSON Lines or .crtrace; '-' reads standard input).")
     ],
     options: [
-      TraceInputs.configOption,
-      .init(["-o", "--output"], value: "file", isRequired: true, help: "The SVG file to write."),
+      TraceInputs.configOption, outputOption,
     ])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
-    let path = arguments.value("--output")!  // a required option: the parser checked it
+    let path = arguments.value(outputOption)!  // a required option: the parser checked it
     let configuration = try TraceInputs.configuration(arguments)
     try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
