@@ -39,12 +39,12 @@ let package = Package(
       dependencies: ["Crease", "CreaseIO", "CreaseSynth", "CJSONCLoop"],
       path: "Benchmarks/crease-bench"
     ),
-    .testTarget(name: "CreaseTests", dependencies: ["Crease"]),
-    .testTarget(name: "CreaseIOTests", dependencies: ["Crease", "CreaseIO"]),
+    .testTarget(name: "CreaseTests", dependencies: ["Crease", "CreaseSynth"]),
+    .testTarget(name: "CreaseIOTests", dependencies: ["Crease", "CreaseIO", "CreaseSynth"]),
     .testTarget(name: "CreaseSynthTests", dependencies: ["Crease", "CreaseSynth"]),
     .testTarget(
       name: "CreaseCLITests",
-      dependencies: ["CreaseCLI", "CreaseIO", "Crease"],
+      dependencies: ["CreaseCLI", "CreaseIO", "Crease", "CreaseSynth"],
       resources: []
     ),
   ]

@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import CreaseSynth
 import Glibc
 
 /// The benchmark's input: a realistic mix of hinge samples (60 Hz) and 30 fps frames, with

@@ -1,5 +1,6 @@
 import Crease
 import CreaseCLI
+import CreaseSynth
 import Foundation
 import Testing
 

@@ -44,10 +44,32 @@ let creaseExecutable: String = {
 /// A path in the bundled `Traces/` folder.
 func tracePath(_ name: String) -> String { "\(repositoryRoot)/Traces/\(name)" }
 
-/// A fresh, empty temporary directory for files a test writes.
+/// A fresh, empty temporary directory for files a test writes, removed when the test process
+/// exits (tests run in parallel, so each gets its own).
 func temporaryDirectory() -> String {
   var template = Array("/tmp/crease-test-XXXXXX".utf8CString)
-  return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+  let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+  TemporaryDirectories.shared.add(path)
+  return path
+}
+
+/// The directories tests made, removed at exit.
+final class TemporaryDirectories: @unchecked Sendable {
+  static let shared = TemporaryDirectories()
+  private let lock = NSLock()
+  private var paths: [String] = []
+
+  private init() {
+    atexit { TemporaryDirectories.shared.removeAll() }
+  }
+
+  func add(_ path: String) {
+    lock.withLock { paths.append(path) }
+  }
+
+  func removeAll() {
+    for path in lock.withLock({ paths }) { removeDirectory(path) }
+  }
 }
 
 /// Removes a directory `temporaryDirectory()` made, with what is in it.

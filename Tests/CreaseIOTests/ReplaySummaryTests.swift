@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import CreaseSynth
 import Testing
 
 @Suite("Latency histogram")

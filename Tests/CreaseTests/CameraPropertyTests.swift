@@ -1,4 +1,5 @@
 import Crease
+import CreaseSynth
 import Testing
 
 @Suite("Camera properties over seeded random capture")

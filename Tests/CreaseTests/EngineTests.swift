@@ -1,4 +1,5 @@
 import Crease
+import CreaseSynth
 import Testing
 
 @Suite("Event-time engine")

@@ -1,4 +1,5 @@
 import Crease
+import CreaseSynth
 import Testing
 
 /// Seeded random hinge streams: hand movements with noise, a varying delivery rate, flapping

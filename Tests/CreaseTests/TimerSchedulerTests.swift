@@ -1,3 +1,4 @@
+import CreaseSynth
 import Testing
 
 @testable import Crease

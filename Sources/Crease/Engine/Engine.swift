@@ -156,7 +156,8 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// It promises that no event at or before `time` is still to come: buffered events up to it
   /// are processed, and a later push at or before `time` is late. Live input uses it so a
   /// debounce or settle cue comes on time while the source is quiet.
-  /// - Complexity: O(*e* log *b* + *t*) for *e* events released and *t* timers fired.
+  /// - Complexity: O(*e* · *s* + *t* log *n*) for *e* events released, *s* sources, and *t* of
+  ///   *n* pending timers fired.
   public mutating func advance(to time: Nanoseconds) {
     guard endOfInput == nil else { return }
     let promised = time + reorderWindow + Nanoseconds(1)
