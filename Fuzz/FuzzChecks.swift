@@ -93,6 +93,25 @@ enum FuzzChecks {
 
     """.utf8)
 
+  /// Whatever line the fast JSON path takes, json-c (the reference) takes with the same values;
+  /// both go through `TraceParser`, json-c when it lists unknown keys.
+  static func fastPath(_ bytes: [UInt8]) {
+    let fast = TraceParser()
+    let reference = TraceParser()
+    reference.collectsUnknownKeys = true
+    for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+      line.withUnsafeBytes { buffer in
+        guard let taken = try? fast.parse(buffer) else { return }
+        guard let expected = try? reference.parse(buffer) else {
+          fatalError("json-c refuses a line the parser took: \(String(decoding: buffer, as: UTF8.self))")
+        }
+        precondition(
+          String(describing: taken) == String(describing: expected),
+          "values differ on \(String(decoding: buffer, as: UTF8.self)): \(taken) against \(expected)")
+      }
+    }
+  }
+
   static func configuration(_ bytes: [UInt8]) {
     guard let configuration = try? ConfigurationFile.parse(bytes, path: "fuzz.json") else { return }
     let run = replay(everyKind, name: "fuzz.jsonl", configuration: configuration)

@@ -178,6 +178,9 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     endOfInput = EndOfInput(endTime: nil, pendingTimers: context.timers.pending)
   }
 
+  /// The processor's bound for `cue`, asked in place (reading ``processor`` would copy it).
+  public func latencyBound(for cue: Cue) -> Nanoseconds? { processor.latencyBound(for: cue) }
+
   /// Appends the cues produced so far to `buffer`, in output order, and forgets them.
   /// - Complexity: O(*c*), where *c* is the number of cues; no allocation once `buffer` has
   ///   grown to its working size.

@@ -312,7 +312,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       engine.drainCues(into: &drained)
       let format = replay.format
       for cue in drained {
-        summary.record(cue, bound: engine.processor.latencyBound(for: cue))
+        summary.record(cue, bound: engine.latencyBound(for: cue))
         try cueOutput.write(at: cue.t) { format.encode(cue, into: &$0) }
       }
       drained.removeAll(keepingCapacity: true)

@@ -26,7 +26,12 @@ public final class TraceParser {
   deinit { json_tokener_free(tokener) }
 
   /// The record on `line` (without its line terminator).
+  ///
+  /// Plain `hinge`, `frame`, `drop` and `mark` lines go through ``FastLineParser``; every other
+  /// line, and every bad one, through json-c, which writes the error.
   public func parse(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
+    // The common lines take the fast path, which has no unknown keys to list.
+    if !collectsUnknownKeys, let record = FastLineParser.parse(line) { return record }
     unknownKeys.removeAll(keepingCapacity: true)
     json_tokener_reset(tokener)
     let base = line.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)!

@@ -1,0 +1,266 @@
+import CJSONC
+import Crease
+import Glibc
+
+/// A one-pass matcher for the lines most traces are made of: `hinge`, `frame`, `drop` and
+/// `mark` events in plain JSON. No tree, no allocation beyond the record's own strings.
+///
+/// It accepts a line only when it can prove json-c (strict, UTF-8 checked) accepts it with the
+/// same values: an object of members with plain keys, strings of printable ASCII without escapes,
+/// integers of at most 18 digits and plain decimals (read by the C library's `strtod`, as json-c
+/// reads them, in the C locale), no duplicate or unknown key, each field of the type its kind
+/// wants. Anything else returns `nil`, and ``TraceParser`` decides with json-c,
+/// which stays the reference and writes every error message (SPEC 9). Differential tests and a
+/// fuzz target hold the two to the same accepted set and values.
+enum FastLineParser {
+  private enum Key {
+    case t, kind, angle, angleRad, status, stream, pts, camera, reason, label
+  }
+
+  /// One member's value, as found on the line.
+  private enum Value {
+    case string(UnsafeRawBufferPointer)
+    case integer(Int64)
+    /// A decimal, or an integer literal, where a number is wanted.
+    case number(Double)
+  }
+
+  /// The record on `line`, or `nil` when json-c must decide.
+  /// - Complexity: O(*n*) in the length of the line.
+  static func parse(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
+    var scanner = Scanner(bytes: line)
+    var fields = Fields()
+    scanner.skipSpaces()
+    guard scanner.take(UInt8(ascii: "{")) else { return nil }
+    repeat {
+      scanner.skipSpaces()
+      guard let key = scanner.key() else { return nil }
+      scanner.skipSpaces()
+      guard scanner.take(UInt8(ascii: ":")) else { return nil }
+      scanner.skipSpaces()
+      guard let value = scanner.value(), fields.set(key, value) else { return nil }
+      scanner.skipSpaces()
+    } while scanner.take(UInt8(ascii: ","))
+    guard scanner.take(UInt8(ascii: "}")) else { return nil }
+    scanner.skipSpaces()
+    guard scanner.atEnd else { return nil }
+    return fields.record()
+  }
+
+  /// The members found so far, each at most once.
+  private struct Fields {
+    var t: Value?
+    var kind: Value?
+    var angle: Value?
+    var angleRad: Value?
+    var status: Value?
+    var stream: Value?
+    var pts: Value?
+    var camera: Value?
+    var reason: Value?
+    var label: Value?
+
+    /// Records `value` for `key`; `false` for a duplicate, which json-c resolves its own way.
+    mutating func set(_ key: Key, _ value: Value) -> Bool {
+      func store(_ slot: inout Value?) -> Bool {
+        guard slot == nil else { return false }
+        slot = value
+        return true
+      }
+      switch key {
+      case .t: return store(&t)
+      case .kind: return store(&kind)
+      case .angle: return store(&angle)
+      case .angleRad: return store(&angleRad)
+      case .status: return store(&status)
+      case .stream: return store(&stream)
+      case .pts: return store(&pts)
+      case .camera: return store(&camera)
+      case .reason: return store(&reason)
+      case .label: return store(&label)
+      }
+    }
+
+    func record() -> TraceRecord? {
+      guard case .string(let kindName)? = kind, case .integer(let time)? = t, time >= 0 else { return nil }
+      let t = Nanoseconds(time)
+      switch kindName.count {
+      case 5 where Self.equal(kindName, "hinge"):
+        guard stream == nil, pts == nil, camera == nil, reason == nil, label == nil,
+          let status = status.flatMap(Self.name(HingeStatus.self))
+        else { return nil }
+        let delivered: Angle
+        switch (angle, angleRad) {
+        case (let degrees?, nil):
+          guard let value = Self.number(degrees) else { return nil }
+          delivered = .degrees(value)
+        case (nil, let radians?):
+          guard let value = Self.number(radians) else { return nil }
+          delivered = .radians(value)
+        default:
+          return nil
+        }
+        return .event(Event(t: t, .hinge(HingeDelivery(angle: delivered, status: status))))
+      case 5 where Self.equal(kindName, "frame"):
+        guard angle == nil, angleRad == nil, status == nil, reason == nil, label == nil,
+          case .integer(let pts)? = pts, let stream = Self.stream(stream)
+        else { return nil }
+        var frameCamera: Camera?
+        if let camera {
+          guard let named = Self.name(Camera.self)(camera) else { return nil }
+          frameCamera = named
+        }
+        return .event(
+          Event(
+            t: t, .frame(Frame(stream: stream, pts: PresentationTime(nanoseconds: pts), camera: frameCamera)))
+        )
+      case 4 where Self.equal(kindName, "drop"):
+        guard angle == nil, angleRad == nil, status == nil, camera == nil, label == nil,
+          case .integer(let pts)? = pts, let stream = Self.stream(stream),
+          let reason = reason.flatMap(Self.name(DropReason.self))
+        else { return nil }
+        return .event(
+          Event(t: t, .drop(Drop(stream: stream, pts: PresentationTime(nanoseconds: pts), reason: reason))))
+      case 4 where Self.equal(kindName, "mark"):
+        guard angle == nil, angleRad == nil, status == nil, stream == nil, pts == nil, camera == nil,
+          reason == nil, case .string(let text)? = label
+        else { return nil }
+        return .event(Event(t: t, .mark(label: String(decoding: text, as: UTF8.self))))
+      default:
+        return nil
+      }
+    }
+
+    static func equal(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
+      bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
+    }
+
+    /// The case of `T` a string value names, if it is a string naming one.
+    static func name<T: TraceNamed>(_ type: T.Type) -> (Value) -> T? {
+      { value in
+        guard case .string(let bytes) = value else { return nil }
+        return T.allCases.first { candidate in
+          var name = candidate.name
+          return name.withUTF8 {
+            $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+          }
+        }
+      }
+    }
+
+    /// A non-empty stream name, or the default when absent.
+    static func stream(_ value: Value?) -> StreamName? {
+      guard let value else { return .video }
+      guard case .string(let bytes) = value, !bytes.isEmpty else { return nil }
+      if equal(bytes, "video") { return .video }
+      return StreamName(rawValue: String(decoding: bytes, as: UTF8.self))
+    }
+
+    static func number(_ value: Value) -> Double? {
+      switch value {
+      case .number(let number): number
+      case .integer(let integer): Double(integer)
+      case .string: nil
+      }
+    }
+  }
+
+  private struct Scanner {
+    let bytes: UnsafeRawBufferPointer
+    var offset = 0
+
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var atEnd: Bool { offset == bytes.count }
+
+    mutating func skipSpaces() {
+      while offset < bytes.count && bytes[offset] == 0x20 { offset += 1 }
+    }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+      guard offset < bytes.count, bytes[offset] == byte else { return false }
+      offset += 1
+      return true
+    }
+
+    /// A quoted member name this parser knows.
+    mutating func key() -> Key? {
+      guard let name = plainString() else { return nil }
+      switch name.count {
+      case 1: return name[0] == UInt8(ascii: "t") ? .t : nil
+      case 3: return Fields.equal(name, "pts") ? .pts : nil
+      case 4: return Fields.equal(name, "kind") ? .kind : nil
+      case 5: return Fields.equal(name, "angle") ? .angle : Fields.equal(name, "label") ? .label : nil
+      case 6:
+        if Fields.equal(name, "status") { return .status }
+        if Fields.equal(name, "stream") { return .stream }
+        if Fields.equal(name, "camera") { return .camera }
+        return Fields.equal(name, "reason") ? .reason : nil
+      case 8: return Fields.equal(name, "angleRad") ? .angleRad : nil
+      default: return nil
+      }
+    }
+
+    mutating func value() -> Value? {
+      guard offset < bytes.count else { return nil }
+      if bytes[offset] == UInt8(ascii: "\"") { return plainString().map(Value.string) }
+      return number()
+    }
+
+    /// A string of printable ASCII without escapes, its quotes taken.
+    mutating func plainString() -> UnsafeRawBufferPointer? {
+      guard take(UInt8(ascii: "\"")) else { return nil }
+      let start = offset
+      while offset < bytes.count {
+        let byte = bytes[offset]
+        if byte == UInt8(ascii: "\"") {
+          offset += 1
+          return UnsafeRawBufferPointer(rebasing: bytes[start..<(offset - 1)])
+        }
+        guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+        offset += 1
+      }
+      return nil
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?` followed by a space, `,` or `}`; no exponent, no negative
+    /// zero (json-c reads `-0` as the integer 0).
+    mutating func number() -> Value? {
+      let start = offset
+      let negative = take(UInt8(ascii: "-"))
+      let integerStart = offset
+      var magnitude: Int64 = 0
+      while offset < bytes.count, bytes[offset] &- UInt8(ascii: "0") < 10 {
+        magnitude = magnitude &* 10 &+ Int64(bytes[offset] &- UInt8(ascii: "0"))
+        offset += 1
+      }
+      let integerDigits = offset - integerStart
+      guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
+        return nil
+      }
+      var isDecimal = false
+      var nonZero = magnitude != 0
+      if take(UInt8(ascii: ".")) {
+        let fractionStart = offset
+        while offset < bytes.count, bytes[offset] &- UInt8(ascii: "0") < 10 {
+          if bytes[offset] != UInt8(ascii: "0") { nonZero = true }
+          offset += 1
+        }
+        guard offset > fractionStart else { return nil }
+        isDecimal = true
+      }
+      // A byte must follow and end the number: json-c would read an exponent or a letter on,
+      // and strtod below stops at it.
+      guard offset < bytes.count else { return nil }
+      let next = bytes[offset]
+      guard next == 0x20 || next == UInt8(ascii: ",") || next == UInt8(ascii: "}") else { return nil }
+      guard nonZero || !negative else { return nil }
+      guard isDecimal else {
+        guard integerDigits <= 18 else { return nil }
+        return .integer(negative ? -magnitude : magnitude)
+      }
+      let text = bytes.baseAddress!.assumingMemoryBound(to: CChar.self) + start
+      return .number(crease_strtod_c(text))
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import Crease
+import CreaseSynth
+import Testing
+
+@testable import CreaseIO
+
+/// The fast path against json-c, the reference: whatever the fast path accepts, json-c accepts
+/// with the same values (compared through their descriptions, so -0.0 and 0.0 differ).
+enum FastPathDifferential {
+  /// json-c's verdict: listing unknown keys keeps the parser off the fast path.
+  static func reference(_ bytes: [UInt8]) -> Result<TraceRecord, TraceLineError> {
+    let parser = TraceParser()
+    parser.collectsUnknownKeys = true
+    return bytes.withUnsafeBytes { buffer in Result { () throws(TraceLineError) in try parser.parse(buffer) }
+    }
+  }
+
+  static func fast(_ bytes: [UInt8]) -> TraceRecord? { bytes.withUnsafeBytes { FastLineParser.parse($0) } }
+
+  /// `nil` when the two agree, else what differs.
+  static func disagreement(_ bytes: [UInt8]) -> String? {
+    guard let fast = fast(bytes) else { return nil }
+    switch reference(bytes) {
+    case .success(let record):
+      return String(describing: record) == String(describing: fast)
+        ? nil : "values differ: json-c \(record), fast \(fast)"
+    case .failure(let error):
+      return "json-c refuses what the fast path accepted: \(error.message)"
+    }
+  }
+}
+
+@Suite("Fast JSON path: the same accepted set and values as json-c")
+struct FastLineParserTests {
+  static let canonical = [
+    #"{"t":8608746,"kind":"frame","stream":"video","pts":33333333,"camera":"innerFront"}"#,
+    #"{"t":17834370,"kind":"hinge","angle":90.67999992000001,"status":"partiallyOpen"}"#,
+    #"{"t":26423467,"kind":"drop","stream":"video","pts":33333334,"reason":"frameWasLate"}"#,
+    #"{"t":62789856,"kind":"mark","label":"m7"}"#,
+    #"{"t":0,"kind":"hinge","angleRad":0.7,"status":"closed"}"#,
+    #"{ "t" : 5 , "kind" : "hinge" , "angle" : -12 , "status" : "unknown" }"#,
+    #"{"kind":"frame","pts":-5,"t":1}"#,
+  ]
+
+  @Test("canonical lines take the fast path, with json-c's values", arguments: canonical)
+  func canonicalLines(line: String) throws {
+    let bytes = Array(line.utf8)
+    #expect(FastPathDifferential.fast(bytes) != nil, "the fast path takes \(line)")
+    #expect(FastPathDifferential.disagreement(bytes) == nil)
+  }
+
+  @Test(
+    "every line json-c must decide is left to it, and what the fast path takes, json-c takes alike",
+    arguments: [
+      // Escapes, \u0000, surrogates, invalid UTF-8, control bytes.
+      #"{"t":1,"kind":"mark","label":"a\nb"}"#, #"{"t":1,"kind":"mark","label":"\u0000"}"#,
+      #"{"t":1,"kind":"mark","label":"\ud800"}"#, #"{"t":1,"kind":"mark","label":"\ud83d\ude00"}"#,
+      "{\"t\":1,\"kind\":\"mark\",\"label\":\"caf\u{E9}\"}",
+      "{\"t\":1,\"kind\":\"mark\",\"label\":\"a\u{1}\"}",
+      // Numbers: negative zero, overflow, exponents, leading zeros, huge integers, fractions.
+      #"{"t":1,"kind":"hinge","angle":-0,"status":"closed"}"#,
+      #"{"t":1,"kind":"hinge","angle":-0.0,"status":"closed"}"#,
+      #"{"t":1,"kind":"hinge","angle":1e400,"status":"closed"}"#,
+      #"{"t":1,"kind":"hinge","angle":1e2,"status":"closed"}"#,
+      #"{"t":1,"kind":"hinge","angle":01,"status":"closed"}"#,
+      #"{"t":1,"kind":"hinge","angle":1.,"status":"closed"}"#,
+      #"{"t":1,"kind":"hinge","angle":.5,"status":"closed"}"#,
+      #"{"t":1,"kind":"hinge","angle":123456789012345678901234567890,"status":"closed"}"#,
+      #"{"t":1,"kind":"hinge","angle":0.1000000000000000055511151231257827,"status":"closed"}"#,
+      #"{"t":1,"kind":"hinge","angle":2.2250738585072011e-308,"status":"closed"}"#,
+      #"{"t":99999999999999999999,"kind":"end"}"#, #"{"t":999999999999999999,"kind":"mark","label":"x"}"#,
+      #"{"t":9223372036854775807,"kind":"mark","label":"x"}"#, #"{"t":-1,"kind":"mark","label":"x"}"#,
+      // Duplicates, unknown keys, missing or mistyped fields, other kinds, nesting.
+      #"{"t":1,"t":2,"kind":"mark","label":"x"}"#, #"{"t":1,"kind":"mark","label":"x","extra":1}"#,
+      #"{"t":1,"kind":"hinge","angle":1,"angleRad":1,"status":"closed"}"#,
+      #"{"t":1,"kind":"hinge","angle":1}"#, #"{"t":1,"kind":"frame","pts":"1"}"#,
+      #"{"t":1,"kind":"frame","pts":1,"stream":""}"#, #"{"t":1,"kind":"frame","pts":1,"camera":"selfie"}"#,
+      #"{"t":1,"kind":"frame","pts":{"value":1,"timescale":600}}"#, #"{"t":1,"kind":"end"}"#,
+      #"{"t":1,"kind":"mark","label":"x","deep":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"#,
+      // Structure and whitespace: tabs, newlines, CR, NUL, trailing bytes, truncation.
+      "{\"t\":1,\t\"kind\":\"mark\",\"label\":\"x\"}", "{\"t\":1,\r\"kind\":\"mark\",\"label\":\"x\"}",
+      "{\"t\":1,\"kind\":\"mark\",\"label\":\"x\"}\u{0}", #"{"t":1,"kind":"mark","label":"x"} x"#,
+      #"{"t":1,"kind":"mark","label":"x""#, #"{"t":1,"kind":"mark","label":"x",}"#, #"{"t":1 "kind":"mark"}"#,
+      #"{"t":1,"kind":"mark","label":'x'}"#, #"{t:1,"kind":"mark","label":"x"}"#, "",
+    ])
+  func leftToJSONC(line: String) {
+    #expect(FastPathDifferential.disagreement(Array(line.utf8)) == nil, "\(line)")
+  }
+
+  @Test("seeded mutations of canonical lines never make the two disagree", arguments: 0..<20)
+  func mutations(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    let alphabet =
+      Array(#"{}[]:,"\ -+.eE0123456789tkindhgleaframpsucvo"#.utf8) + [0, 9, 10, 13, 0xC3, 0xE9, 0x7F]
+    var taken = 0
+    for index in 0..<2000 {
+      var bytes = Array(Self.canonical[index % Self.canonical.count].utf8)
+      for _ in 0..<(1 + random.next() % 3) {
+        let position = Int(random.next() % UInt64(bytes.count + 1))
+        switch random.next() % 3 {
+        case 0 where position < bytes.count: bytes.remove(at: position)
+        case 1: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: position)
+        default:
+          if position < bytes.count {
+            bytes[position] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+          }
+        }
+      }
+      if FastPathDifferential.fast(bytes) != nil { taken += 1 }
+      #expect(
+        FastPathDifferential.disagreement(bytes) == nil,
+        "seed \(seed), line \(String(decoding: bytes, as: UTF8.self))")
+    }
+    #expect(taken > 0, "seed \(seed): some mutants still take the fast path, so the check is not vacuous")
+  }
+}
