@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
-.PHONY: demo test deps bench lint format docs example fuzz test-sanitized
+.PHONY: demo test deps bench bench-deps lint format docs example fuzz test-sanitized
 
 # Release builds of the command and the benchmark specialize the generic engine across modules
 # and skip the runtime exclusivity checks. Passed here, not in Package.swift: SwiftPM refuses
@@ -26,9 +26,19 @@ test: deps
 	$(SWIFT) test
 	$(MAKE) example
 
-bench: deps
+# The benchmark's peers: simdjson (C++, built by the benchmark), orjson, jq, and valgrind for
+# instruction and allocation counts. Installed when missing; a peer that cannot be had is skipped.
+bench-deps: deps
+	@pkg-config --exists simdjson 2>/dev/null || apt-get install -y -qq libsimdjson-dev g++ >/dev/null 2>&1 || true
+	@command -v valgrind >/dev/null || apt-get install -y -qq valgrind >/dev/null 2>&1 || true
+	@command -v jq >/dev/null || apt-get install -y -qq jq >/dev/null 2>&1 || true
+	@python3 -c 'import orjson' 2>/dev/null || test -x Benchmarks/.venv/bin/python3 || \
+	  { apt-get install -y -qq python3-venv >/dev/null 2>&1; python3 -m venv Benchmarks/.venv && \
+	    Benchmarks/.venv/bin/pip install -q orjson; } || true
+
+bench: bench-deps
 	$(SWIFT) build $(RELEASE_FLAGS)
-	.build/release/crease-bench $(BENCH_LINES)
+	PATH="$(CURDIR)/Benchmarks/.venv/bin:$$PATH" .build/release/crease-bench $(BENCH_LINES)
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks

@@ -91,3 +91,25 @@ struct BenchRow {
     return "\(scaled / Int64(scale))." + String(repeating: "0", count: places - fraction.count) + fraction
   }
 }
+
+/// Instruction counts from valgrind's callgrind, which do not depend on the machine's load.
+enum Callgrind {
+  /// The instructions `command` executes, or `nil` when callgrind did not report them.
+  static func instructions(_ command: String) throws -> Int? {
+    let log = "Benchmarks/.data/callgrind.log"
+    try Spawn.run(
+      "valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file=\(log) \(command)")
+    guard let file = fopen(log, "r") else { return nil }
+    defer { fclose(file) }
+    var line: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    defer { free(line) }
+    while getline(&line, &capacity, file) > 0 {
+      // "==123== Collected : 1234567"
+      let words = String(cString: line!).split(separator: " ")
+      guard let label = words.firstIndex(of: "Collected"), label + 2 < words.count else { continue }
+      return Int(words[label + 2].filter(\.isNumber))
+    }
+    return nil
+  }
+}

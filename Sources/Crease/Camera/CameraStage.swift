@@ -57,12 +57,12 @@ struct CameraStage: Sendable {
         triggerMask(index, .input, since: now, context: &context)
       }
       streams[index].latestInput = now
-      emit(streams[index].decision.input(camera, maps: maps), context: &context)
+      Self.emit(streams[index].decision.input(camera, maps: maps), context: &context)
     case .direction(let update):
       maps.apply(update)
       for index in streams.indices {
         let (action, stale) = streams[index].decision.directionChanged(maps: maps)
-        emit(action, context: &context)
+        Self.emit(action, context: &context)
         staleFrames += stale
       }
     case .display(let change):
@@ -115,7 +115,8 @@ struct CameraStage: Sendable {
       guard let since = streams[index].stall.fired() else { return }
       context.emit(since: since, .cameraStall(stream: streams[index].gaps.stream))
     case .mask(let index):
-      apply(streams[index].mask.timerFired(), to: index, context: &context)
+      Self.apply(
+        streams[index].mask.timerFired(), to: index, of: streams[index].gaps.stream, context: &context)
     }
   }
 
@@ -131,23 +132,27 @@ struct CameraStage: Sendable {
   private mutating func receive(_ frame: Frame, context: inout ProcessingContext<StageTimer>) {
     let index = streamIndex(frame.stream)
     let now = context.now
-    emit(streams[index].decision.frame(camera: frame.camera, maps: maps), context: &context)
+    Self.emit(streams[index].decision.frame(camera: frame.camera, maps: maps), context: &context)
     let triggers = FrameGapsStateMachine.SwitchTriggers(
       input: streams[index].latestInput, display: latestDisplayEvent,
       closedHingeChange: latestClosedChangeSince)
     let found = streams[index].gaps.frame(frame, at: now, triggers: triggers)
     if let held = found.heldGap { context.emit(since: held.since, held.cue) }
     let delivering = frame.camera ?? streams[index].decision.activeCamera(maps: maps)?.camera
-    apply(
+    Self.apply(
       streams[index].mask.frame(delivering: delivering, afterGap: found.afterGap, now: now), to: index,
-      context: &context)
+      of: frame.stream, context: &context)
     if let revealed = found.revealed { context.emit(since: revealed.since, revealed.cue) }
     let stall = streams[index].stall.frame(
       at: now, nominal: streams[index].gaps.nominal, running: sessionRunning != false)
-    apply(stall, to: index, context: &context)
+    Self.apply(stall, to: index, context: &context)
   }
 
-  private func emit(_ action: DecisionStateMachine.Action, context: inout ProcessingContext<StageTimer>) {
+  // The helpers below are static on purpose: an instance method's call would read `self` before
+  // its argument mutates `streams`, and the array would then be copied for every frame.
+  private static func emit(
+    _ action: DecisionStateMachine.Action, context: inout ProcessingContext<StageTimer>
+  ) {
     if let direction = action.direction { context.emit(since: context.now, direction) }
     if let mirroring = action.mirroring { context.emit(since: context.now, mirroring) }
   }
@@ -159,13 +164,13 @@ struct CameraStage: Sendable {
       reason, since: since, now: context.now,
       activeCamera: streams[index].decision.activeCamera(maps: maps)?.camera,
       longest: configuration.maskMax)
-    apply(action, to: index, context: &context)
+    Self.apply(action, to: index, of: streams[index].gaps.stream, context: &context)
   }
 
-  private func apply(
-    _ action: MaskStateMachine.Action, to index: Int, context: inout ProcessingContext<StageTimer>
+  private static func apply(
+    _ action: MaskStateMachine.Action, to index: Int, of stream: StreamName,
+    context: inout ProcessingContext<StageTimer>
   ) {
-    let stream = streams[index].gaps.stream
     switch action {
     case .none:
       break
@@ -178,7 +183,7 @@ struct CameraStage: Sendable {
     }
   }
 
-  private func apply(
+  private static func apply(
     _ action: StallStateMachine.Action, to index: Int, context: inout ProcessingContext<StageTimer>
   ) {
     switch action {
@@ -194,14 +199,14 @@ struct CameraStage: Sendable {
     guard running != wasRunning else { return }
     for index in streams.indices {
       if running {
-        apply(
+        Self.apply(
           streams[index].stall.resumed(at: context.now, nominal: streams[index].gaps.nominal), to: index,
           context: &context)
       } else {
         // A stopped session delivers nothing: a held gap is reported, and the silence is
         // neither a stall nor a gap.
         if let held = streams[index].gaps.sessionStopped() { context.emit(since: held.since, held.cue) }
-        apply(streams[index].stall.stopped(), to: index, context: &context)
+        Self.apply(streams[index].stall.stopped(), to: index, context: &context)
       }
     }
   }
