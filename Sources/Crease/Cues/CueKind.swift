@@ -59,4 +59,30 @@ public enum CueKind: Hashable, Sendable {
     case .mark: "mark"
     }
   }
+
+  /// The kind's place in declaration order, from 0 (a table index; `kindCount` in all).
+  public var ordinal: Int {
+    switch self {
+    case .hingeInitial: 0
+    case .hingeUnavailable: 1
+    case .hingeAvailable: 2
+    case .hingeStatus: 3
+    case .regionsChanged: 4
+    case .hingeThreshold: 5
+    case .hingeMotion: 6
+    case .hingeSettled: 7
+    case .hingeProgress: 8
+    case .cameraGap: 9
+    case .cameraStall: 10
+    case .cameraPTSRegression: 11
+    case .cameraDirection: 12
+    case .cameraMirroring: 13
+    case .cameraMask: 14
+    case .accessoryEligible: 15
+    case .mark: 16
+    }
+  }
+
+  /// How many kinds there are.
+  public static let kindCount = 17
 }

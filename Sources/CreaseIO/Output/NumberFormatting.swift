@@ -8,20 +8,22 @@ enum NumberFormatting {
 
   /// Appends the decimal digits of `magnitude`, zero-padded on the left to `minimumCount`.
   private static func appendDigits(_ magnitude: UInt64, to output: inout [UInt8], minimumCount: Int = 1) {
-    var count = 1
-    var rest = magnitude / 10
-    while rest > 0 {
-      count += 1
-      rest /= 10
-    }
-    count = Swift.max(count, minimumCount)
-    output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-    var value = magnitude
-    var index = output.count - 1
-    while value > 0 {
-      output[index] = UInt8(ascii: "0") + UInt8(value % 10)
-      value /= 10
-      index -= 1
+    // Digits are written backwards into 20 bytes on the stack (UInt64 has at most 20), then
+    // appended at once.
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      var index = 24
+      var value = magnitude
+      repeat {
+        index -= 1
+        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+        value /= 10
+      } while value > 0
+      while 24 - index < minimumCount {
+        index -= 1
+        buffer[index] = UInt8(ascii: "0")
+      }
+      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
     }
   }
 

@@ -23,6 +23,8 @@ public struct ReplaySummary: Hashable, Sendable {
 
   /// The cues of one kind.
   public struct CueStatistics: Hashable, Sendable {
+    /// The cue kind's name.
+    public var name: String
     /// The stage whose bound covers the kind.
     public var stage: LatencyStage
     /// Their latencies (`t - since`).
@@ -39,8 +41,13 @@ public struct ReplaySummary: Hashable, Sendable {
   }
 
   public var sources: [LineCounts]
-  /// Per cue kind, by name.
-  public var cues: [String: CueStatistics] = [:]
+  /// Per cue kind, by its ordinal (a table: no hashing per cue), with its name.
+  private var cueTable = [CueStatistics?](repeating: nil, count: CueKind.kindCount)
+
+  /// Per cue kind that occurred, by name.
+  public var cues: [String: CueStatistics] {
+    Dictionary(uniqueKeysWithValues: cueTable.compactMap { $0.map { ($0.name, $0) } })
+  }
   /// The latest `end` when every source had one; `nil` when the input ended by end of stream.
   public var endTime: Nanoseconds?
   /// Timers due after the end time, reported instead of fired.
@@ -73,7 +80,11 @@ public struct ReplaySummary: Hashable, Sendable {
 
   /// Counts `cue`, judged against `bound` (`nil`: no bound applies).
   public mutating func record(_ cue: Cue, bound: Nanoseconds?) {
-    cues[cue.kind.name, default: CueStatistics(stage: cue.kind.latencyStage)].add(cue.latency, bound: bound)
+    let slot = cue.kind.ordinal
+    if cueTable[slot] == nil {
+      cueTable[slot] = CueStatistics(name: cue.kind.name, stage: cue.kind.latencyStage)
+    }
+    cueTable[slot]!.add(cue.latency, bound: bound)
   }
 
   /// The summary as `replay --summary` prints it, with each stage's latency bound under

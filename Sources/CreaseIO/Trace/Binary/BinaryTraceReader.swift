@@ -241,9 +241,14 @@ private struct BodyReader {
     let count = Int(try uint32())
     try need(count)
     defer { position += count }
-    guard let text = String(validating: bytes[position..<(position + count)], as: UTF8.self) else {
-      throw Failure("a string is not valid UTF-8")
+    let start = position
+    let text = bytes.withUnsafeBufferPointer { all -> String? in
+      let slice = UnsafeBufferPointer(rebasing: all[start..<(start + count)])
+      // ASCII (stream names, most labels) needs no validation; anything else is checked.
+      if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+      return String(validating: slice, as: UTF8.self)
     }
+    guard let text else { throw Failure("a string is not valid UTF-8") }
     return text
   }
 
