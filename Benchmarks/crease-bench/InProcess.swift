@@ -58,18 +58,8 @@ enum InProcess {
     func allocations(_ count: Int) throws -> Int? {
       let log = "Benchmarks/.data/valgrind-\(count).log"
       try Spawn.run("valgrind --log-file=\(log) \(executable) --session-events \(count) > /dev/null 2>&1")
-      guard let file = fopen(log, "r") else { return nil }
-      defer { fclose(file) }
-      var line: UnsafeMutablePointer<CChar>?
-      var capacity = 0
-      defer { free(line) }
-      while getline(&line, &capacity, file) > 0 {
-        // "==123== total heap usage: 1,234 allocs, 1,230 frees, 56,789 bytes allocated"
-        let words = String(cString: line!).split(separator: " ")
-        guard let usage = words.firstIndex(of: "usage:"), usage + 1 < words.count else { continue }
-        return Int(words[usage + 1].filter(\.isNumber))
-      }
-      return nil
+      // "==123== total heap usage: 1,234 allocs, 1,230 frees, 56,789 bytes allocated"
+      return ValgrindLog.number(after: "usage:", in: log)
     }
     guard let small = try allocations(20_000), let large = try allocations(60_000) else { return nil }
     return Double(large - small) / 40_000

@@ -99,16 +99,25 @@ enum Callgrind {
     let log = "Benchmarks/.data/callgrind.log"
     try Spawn.run(
       "valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file=\(log) \(command)")
-    guard let file = fopen(log, "r") else { return nil }
+    // "==123== Collected : 1234567"
+    return ValgrindLog.number(after: "Collected", skipping: 1, in: log)
+  }
+}
+
+/// Reading numbers out of a valgrind log.
+enum ValgrindLog {
+  /// The number `skipping` words after the first `word` in the log at `path` (digits only, so
+  /// `1,234` reads as 1234), or `nil`.
+  static func number(after word: Substring, skipping: Int = 0, in path: String) -> Int? {
+    guard let file = fopen(path, "r") else { return nil }
     defer { fclose(file) }
     var line: UnsafeMutablePointer<CChar>?
     var capacity = 0
     defer { free(line) }
     while getline(&line, &capacity, file) > 0 {
-      // "==123== Collected : 1234567"
       let words = String(cString: line!).split(separator: " ")
-      guard let label = words.firstIndex(of: "Collected"), label + 2 < words.count else { continue }
-      return Int(words[label + 2].filter(\.isNumber))
+      guard let index = words.firstIndex(of: word), index + 1 + skipping < words.count else { continue }
+      return Int(words[index + 1 + skipping].filter(\.isNumber))
     }
     return nil
   }
