@@ -197,10 +197,8 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   }
 
   private mutating func releaseReadyEvents() {
-    while let head = buffer.first, canRelease(head) {
-      _ = buffer.popFirst()
-      process(head.event)
-    }
+    guard let line = releaseLine() else { return }
+    while let head = buffer.popFirst(if: { line.admits($0) }) { process(head.event) }
   }
 
   /// Processes one event after the timers due before it.
@@ -211,15 +209,31 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   }
 
   /// Whether no source can still deliver an event that sorts before `head`.
-  private func canRelease(_ head: PendingEvent) -> Bool {
-    for (index, source) in sources.enumerated() where !source.finished {
-      guard let latest = source.latest else { return false }
-      let lowestPossible = latest - reorderWindow
-      if head.event.t < lowestPossible { continue }
-      if head.event.t == lowestPossible && index >= head.source { continue }
-      return false
+  /// Which buffered events no source can still precede: those before the earliest time an open
+  /// source may still deliver, and those at that time from a source no later on the command line
+  /// than every source that may still deliver then. `nil` while an open source has read nothing.
+  private struct ReleaseLine {
+    var time: Nanoseconds
+    var lastSource: Int
+
+    func admits(_ pending: PendingEvent) -> Bool {
+      pending.event.t < time || (pending.event.t == time && pending.source <= lastSource)
     }
-    return true
+  }
+
+  /// - Complexity: O(*s*), where *s* is the number of sources; once per push, not per event.
+  private func releaseLine() -> ReleaseLine? {
+    var line = ReleaseLine(time: .max, lastSource: .max)
+    for (index, source) in sources.enumerated() where !source.finished {
+      guard let latest = source.latest else { return nil }
+      let lowestPossible = latest - reorderWindow
+      if lowestPossible < line.time {
+        line = ReleaseLine(time: lowestPossible, lastSource: index)
+      } else if lowestPossible == line.time {
+        line.lastSource = Swift.min(line.lastSource, index)
+      }
+    }
+    return line
   }
 
   /// Fires the timers the watermark has passed (SPEC 4.1), so a due cue never waits for a

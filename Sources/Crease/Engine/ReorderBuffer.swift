@@ -30,8 +30,13 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
 
   /// Removes and returns the smallest element.
   /// - Complexity: O(1) amortized.
-  mutating func popFirst() -> Element? {
-    guard !isEmpty else { return nil }
+  mutating func popFirst() -> Element? { popFirst(if: { _ in true }) }
+
+  /// Removes and returns the smallest element if `condition` holds for it; it is looked at in
+  /// place, so only an element that leaves is copied.
+  /// - Complexity: O(1) amortized.
+  mutating func popFirst(if condition: (Element) -> Bool) -> Element? {
+    guard !isEmpty, condition(storage[head]) else { return nil }
     let element = storage[head]
     head += 1
     if head == storage.count {

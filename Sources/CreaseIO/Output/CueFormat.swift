@@ -41,9 +41,8 @@ public enum CueFormat: String, CaseIterable, Sendable {
     NumberFormatting.appendInteger(cue.t.rawValue, to: &output)
     output.append(contentsOf: #","since":"#.utf8)
     NumberFormatting.appendInteger(cue.since.rawValue, to: &output)
-    output.append(contentsOf: #","cue":""#.utf8)
-    output.append(contentsOf: cue.kind.name.utf8)
-    output.append(UInt8(ascii: "\""))
+    output.append(contentsOf: #","cue":"#.utf8)
+    JSONString.append(cue.kind.name, to: &output)
     cue.kind.forEachField { key, value in
       output.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\"")])
       output.append(key.utf8Start, count: key.utf8CodeUnitCount)

@@ -71,6 +71,20 @@ enum JSONString {
   /// Appends `text` as a quoted JSON string, escaping quotes, backslashes and control bytes.
   static func append(_ text: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
+    var text = text
+    // Names and most labels need no escape: their bytes go in at once.
+    let plain = text.withUTF8 { bytes in
+      guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+      else {
+        return false
+      }
+      output.append(contentsOf: bytes)
+      return true
+    }
+    if plain {
+      output.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
