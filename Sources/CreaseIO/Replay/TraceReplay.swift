@@ -107,6 +107,10 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     var engine: Engine<Processor>
     var summary: ReplaySummary
     var diagnostics: Diagnostics
+    /// Per source, whether reading may wait for a writer (a pipe, a terminal, a live source):
+    /// only then are cues flushed, and time advanced, before a read. A regular file or memory
+    /// never makes a reader wait.
+    var isLive: [Bool]
 
     init(replay: TraceReplay, sources: [ByteSource], outputs: Outputs) {
       self.replay = replay
@@ -120,6 +124,9 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       self.cueOutput = LineOutput(sink: outputs.cues, pacer: replay.pacer)
       self.diagnostics = Diagnostics(
         sink: outputs.diagnostics, rejects: outputs.rejects, late: outputs.late, limit: replay.reportLimit)
+      self.isLive = sources.map { source in
+        !(source is MemorySource) && (source as? FileSource)?.regularFileSize == nil
+      }
       self.readers = sources.map(openReader)
     }
 
@@ -160,7 +167,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
 
     /// Reads and handles one item of `source`.
     mutating func step(_ source: Int) throws -> Step {
-      if !readers[source].hasBufferedItem { try waitForInput(from: source) }
+      if isLive[source] && !readers[source].hasBufferedItem { try waitForInput(from: source) }
       guard let item = try readers[source].next() else { return try endOfSource(source) }
       summary.sources[source].lines += 1
       switch item {
@@ -171,7 +178,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         loops[source].records += 1
         return try reject(source, column: column, message, raw: raw)
       case .record(let record, let raw):
-        try warnAboutUnknownKeys(source)
+        if replay.warnsAboutUnknownKeys { try warnAboutUnknownKeys(source) }
         return try accept(record, from: source, raw: raw)
       }
     }
