@@ -185,13 +185,19 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// - Complexity: O(*c*), where *c* is the number of cues; no allocation once `buffer` has
   ///   grown to its working size.
   public mutating func drainCues(into buffer: inout [Cue]) {
+    // Most events emit nothing, and emptying an empty array still costs a call.
+    guard !context.cues.isEmpty else { return }
     buffer.append(contentsOf: context.cues)
     context.cues.removeAll(keepingCapacity: true)
   }
 
+  /// Whether cues are waiting to be drained.
+  public var hasCues: Bool { !context.cues.isEmpty }
+
   /// Calls `body` with each cue produced so far, in output order, and forgets them.
   /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
   public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows {
+    guard !context.cues.isEmpty else { return }
     defer { context.cues.removeAll(keepingCapacity: true) }
     for cue in context.cues { try body(cue) }
   }

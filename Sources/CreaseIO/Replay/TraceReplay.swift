@@ -316,6 +316,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     }
 
     mutating func writeCues() throws {
+      guard engine.hasCues else { return }
       engine.drainCues(into: &drained)
       let format = replay.format
       for cue in drained {
