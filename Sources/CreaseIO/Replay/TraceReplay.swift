@@ -202,7 +202,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         }
         if loops[source].pass == 0 { engine.apply(header) }
       case .event(let read):
-        let event = loops[source].shift(read)
+        // Only a looping replay measures and shifts trace time.
+        let event = replay.loops > 1 ? loops[source].shift(read) : read
         if case .end = event.payload, loops[source].pass + 1 < replay.loops { break }
         noteRead(event.t)
         let admission = engine.push(event, from: source)
