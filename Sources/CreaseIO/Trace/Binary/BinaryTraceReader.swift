@@ -45,7 +45,7 @@ public final class BinaryTraceReader: RecordReader {
     }
     position += 1
     recordOffset = consumed
-    let length = Int(littleEndian: 4)
+    let length = recordLength
     guard length <= BinaryTraceFormat.maximumRecordLength else {
       return stop("record of \(length) bytes exceeds the \(BinaryTraceFormat.maximumRecordLength)-byte limit")
     }
@@ -106,10 +106,12 @@ public final class BinaryTraceReader: RecordReader {
     return true
   }
 
-  private func Int(littleEndian count: Int) -> Swift.Int {
-    var value = 0
-    for index in 0..<count { value |= Swift.Int(buffer[start + index]) << (8 * index) }
-    return value
+  /// The record length at `start`, loaded whole.
+  private var recordLength: Int {
+    let start = self.start
+    return Int(
+      UInt32(
+        littleEndian: buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt32.self) }))
   }
 }
 
