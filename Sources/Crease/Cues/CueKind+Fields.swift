@@ -13,64 +13,78 @@ public enum CueFieldValue: Hashable, Sendable {
   case names([String])
 }
 
+/// Writes a cue's fields, one at a time, in some output format.
+///
+/// ``CueKind/writeFields(_:to:)`` is generic over the writer rather than taking a closure, so
+/// each format's call specialises into straight-line writes: no closure context and no
+/// ``CueFieldValue`` left to switch over at run time.
+public protocol CueFieldWriter {
+  /// Where the fields go, such as a byte buffer.
+  associatedtype Output
+  /// Writes the field `key` with `value` to `output`.
+  static func write(_ key: StaticString, _ value: CueFieldValue, to output: inout Output)
+}
+
 extension CueKind {
-  /// Calls `body` with each field after `t`, `since` and `cue`, in output order (SPEC 3).
-  public func forEachField(_ body: (_ key: StaticString, _ value: CueFieldValue) throws -> Void) rethrows {
+  /// Writes each field after `t`, `since` and `cue`, in output order (SPEC 3), with `writer`.
+  /// - Complexity: O(*f*) in the number and size of the fields.
+  public func writeFields<Writer: CueFieldWriter>(_ writer: Writer.Type, to output: inout Writer.Output) {
+    func body(_ key: StaticString, _ value: CueFieldValue) { Writer.write(key, value, to: &output) }
     switch self {
     case .hingeInitial(let status, let angle), .hingeAvailable(let status, let angle):
-      try body("status", .name(status.name))
-      try body("angle", .decimal(angle))
+      body("status", .name(status.name))
+      body("angle", .decimal(angle))
     case .hingeUnavailable:
       break
     case .hingeStatus(let from, let to):
-      try body("from", .name(from.name))
-      try body("to", .name(to.name))
+      body("from", .name(from.name))
+      body("to", .name(to.name))
     case .regionsChanged(let divisionActive):
-      try body("divisionActive", .bool(divisionActive))
+      body("divisionActive", .bool(divisionActive))
     case .hingeThreshold(let boundary, let side, let angle, let initial):
-      try body("boundary", .text(boundary))
-      try body("side", .name(side.rawValue))
-      try body("angle", .decimal(angle))
-      if initial { try body("initial", .bool(true)) }
+      body("boundary", .text(boundary))
+      body("side", .name(side.rawValue))
+      body("angle", .decimal(angle))
+      if initial { body("initial", .bool(true)) }
     case .hingeMotion(let phase, let angle):
-      try body("phase", .name(phase.rawValue))
-      try body("angle", .decimal(angle))
+      body("phase", .name(phase.rawValue))
+      body("angle", .decimal(angle))
     case .hingeSettled(let angle, let zone):
-      try body("angle", .decimal(angle))
-      try body("zone", .name(zone.rawValue))
+      body("angle", .decimal(angle))
+      body("zone", .name(zone.rawValue))
     case .hingeProgress(let value):
-      try body("value", .decimal(value))
+      body("value", .decimal(value))
     case .cameraGap(let stream, let from, let to, let missing, let cause, let reason):
-      try body("stream", .text(stream.rawValue))
-      try body("from", .integer(from.rawValue))
-      try body("to", .integer(to.rawValue))
-      try body("missing", .integer(Int64(missing)))
-      try body("cause", .name(cause.rawValue))
-      if let reason { try body("reason", .name(reason.name)) }
+      body("stream", .text(stream.rawValue))
+      body("from", .integer(from.rawValue))
+      body("to", .integer(to.rawValue))
+      body("missing", .integer(Int64(missing)))
+      body("cause", .name(cause.rawValue))
+      if let reason { body("reason", .name(reason.name)) }
     case .cameraStall(let stream):
-      try body("stream", .text(stream.rawValue))
+      body("stream", .text(stream.rawValue))
     case .cameraPTSRegression(let stream, let from, let to):
-      try body("stream", .text(stream.rawValue))
-      try body("from", .integer(from.rawValue))
-      try body("to", .integer(to.rawValue))
+      body("stream", .text(stream.rawValue))
+      body("from", .integer(from.rawValue))
+      body("to", .integer(to.rawValue))
     case .cameraDirection(let stream, let camera, let facing):
-      try body("stream", .text(stream.rawValue))
-      try body("camera", .name(camera.name))
-      try body("facing", .name(facing.rawValue))
+      body("stream", .text(stream.rawValue))
+      body("camera", .name(camera.name))
+      body("facing", .name(facing.rawValue))
     case .cameraMirroring(let stream, let camera, let mirrored, let basis):
-      try body("stream", .text(stream.rawValue))
-      try body("camera", .name(camera.name))
-      try body("mirrored", .bool(mirrored))
-      try body("basis", .name(basis.rawValue))
+      body("stream", .text(stream.rawValue))
+      body("camera", .name(camera.name))
+      body("mirrored", .bool(mirrored))
+      body("basis", .name(basis.rawValue))
     case .cameraMask(let stream, let on, let reason):
-      try body("stream", .text(stream.rawValue))
-      try body("on", .bool(on))
-      if let reason { try body("reason", .name(reason.rawValue)) }
+      body("stream", .text(stream.rawValue))
+      body("on", .bool(on))
+      if let reason { body("reason", .name(reason.rawValue)) }
     case .accessoryEligible(let eligible, let missing):
-      try body("eligible", .bool(eligible))
-      try body("missing", .names(missing.names))
+      body("eligible", .bool(eligible))
+      body("missing", .names(missing.names))
     case .mark(let label):
-      try body("label", .text(label))
+      body("label", .text(label))
     }
   }
 }

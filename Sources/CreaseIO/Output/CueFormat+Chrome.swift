@@ -30,50 +30,45 @@ extension CueFormat {
       appendArguments(cue, into: &output)
     case .cameraGap(let stream, _, _, _, _, _):
       chromeEvent(name: "gap \(stream.rawValue)", phase: "X", t: cue.since, track: .gaps, into: &output)
-      output.append(contentsOf: #","dur":"#.utf8)
+      output.append(#","dur":"#)
       appendMicroseconds(cue.latency, to: &output)
       appendArguments(cue, into: &output)
     default:
       chromeEvent(name: cue.kind.name, phase: "i", t: cue.t, track: .cues, into: &output)
-      output.append(contentsOf: #","s":"t""#.utf8)
+      output.append(#","s":"t""#)
       appendArguments(cue, into: &output)
     }
-    output.append(contentsOf: "},\n".utf8)
+    output.append("},\n")
   }
 
   /// A hinge delivery as a sample of the "hinge angle" counter.
   static func encodeChromeSample(_ event: Event, into output: inout [UInt8]) {
     guard case .hinge(let delivery?) = event.payload else { return }
-    output.append(contentsOf: #"{"name":"hinge angle","ph":"C","pid":1,"ts":"#.utf8)
+    output.append(#"{"name":"hinge angle","ph":"C","pid":1,"ts":"#)
     appendMicroseconds(event.t, to: &output)
-    output.append(contentsOf: #","args":{"degrees":"#.utf8)
+    output.append(#","args":{"degrees":"#)
     NumberFormatting.appendDecimal(delivery.angle.degrees, to: &output)
-    output.append(contentsOf: "}},\n".utf8)
+    output.append("}},\n")
   }
 
   private static func chromeEvent(
     name: String, phase: String, t: Nanoseconds, track: Track, into output: inout [UInt8]
   ) {
-    output.append(contentsOf: #"{"name":"#.utf8)
+    output.append(#"{"name":"#)
     JSONString.append(name, to: &output)
-    output.append(contentsOf: #","ph":""#.utf8)
+    output.append(#","ph":""#)
     output.append(contentsOf: phase.utf8)
-    output.append(contentsOf: #"","pid":1,"tid":"#.utf8)
+    output.append(#"","pid":1,"tid":"#)
     NumberFormatting.appendInteger(track.rawValue, to: &output)
-    output.append(contentsOf: #","ts":"#.utf8)
+    output.append(#","ts":"#)
     appendMicroseconds(t, to: &output)
   }
 
   /// `"args":{...}` with `since` and the cue's fields.
   private static func appendArguments(_ cue: Cue, into output: inout [UInt8]) {
-    output.append(contentsOf: #","args":{"since":"#.utf8)
+    output.append(#","args":{"since":"#)
     NumberFormatting.appendInteger(cue.since.rawValue, to: &output)
-    cue.kind.forEachField { key, value in
-      output.append(contentsOf: #",""#.utf8)
-      output.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-      output.append(contentsOf: #"":"#.utf8)
-      appendJSON(value, to: &output)
-    }
+    cue.kind.writeFields(JSONFields.self, to: &output)
     output.append(UInt8(ascii: "}"))
   }
 

@@ -37,19 +37,29 @@ public enum CueFormat: String, CaseIterable, Sendable {
   }
 
   private static func encodeJSONLine(_ cue: Cue, into output: inout [UInt8]) {
-    output.append(contentsOf: #"{"t":"#.utf8)
+    output.append(#"{"t":"#)
     NumberFormatting.appendInteger(cue.t.rawValue, to: &output)
-    output.append(contentsOf: #","since":"#.utf8)
+    output.append(#","since":"#)
     NumberFormatting.appendInteger(cue.since.rawValue, to: &output)
-    output.append(contentsOf: #","cue":"#.utf8)
-    JSONString.append(cue.kind.name, to: &output)
-    cue.kind.forEachField { key, value in
-      output.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\"")])
+    output.append(#","cue":""#)
+    // Cue names are plain ASCII: nothing to escape.
+    var name = cue.kind.name
+    name.withUTF8 { output.append(contentsOf: $0) }
+    output.append(UInt8(ascii: "\""))
+    cue.kind.writeFields(JSONFields.self, to: &output)
+    output.append("}\n")
+  }
+
+  /// Fields as JSON object members, each preceded by a comma: `,"key":value`.
+  enum JSONFields: CueFieldWriter {
+    static func write(_ key: StaticString, _ value: CueFieldValue, to output: inout [UInt8]) {
+      output.append(UInt8(ascii: ","))
+      output.append(UInt8(ascii: "\""))
       output.append(key.utf8Start, count: key.utf8CodeUnitCount)
-      output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+      output.append(UInt8(ascii: "\""))
+      output.append(UInt8(ascii: ":"))
       appendJSON(value, to: &output)
     }
-    output.append(contentsOf: "}\n".utf8)
   }
 
   static func appendJSON(_ value: CueFieldValue, to output: inout [UInt8]) {
@@ -58,7 +68,7 @@ public enum CueFormat: String, CaseIterable, Sendable {
     case .name(let name): JSONString.append(name, to: &output)
     case .integer(let integer): NumberFormatting.appendInteger(integer, to: &output)
     case .decimal(let decimal): NumberFormatting.appendDecimal(decimal, to: &output)
-    case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
+    case .bool(let bool): output.append(bool ? "true" : "false")
     case .names(let names):
       output.append(UInt8(ascii: "["))
       for (index, name) in names.enumerated() {
@@ -74,31 +84,32 @@ public enum CueFormat: String, CaseIterable, Sendable {
     NumberFormatting.appendSeconds(cue.t.rawValue, to: &output)
     let used = output.count - start
     if used < 16 { output.insert(contentsOf: repeatElement(UInt8(ascii: " "), count: 16 - used), at: start) }
-    output.append(contentsOf: "  ".utf8)
+    output.append("  ")
     let nameStart = output.count
     output.append(contentsOf: cue.kind.name.utf8)
     pad(&output, from: nameStart, to: 22)
-    cue.kind.forEachField { key, value in
-      output.append(UInt8(ascii: " "))
-      output.append(key.utf8Start, count: key.utf8CodeUnitCount)
-      output.append(UInt8(ascii: "="))
-      appendText(value, to: &output)
-    }
+    cue.kind.writeFields(TextFields.self, to: &output)
     if cue.latency > .zero {
-      output.append(contentsOf: "  (+".utf8)
+      output.append("  (+")
       NumberFormatting.appendMilliseconds(cue.latency.rawValue, to: &output)
-      output.append(contentsOf: " ms)".utf8)
+      output.append(" ms)")
     }
     while output.last == UInt8(ascii: " ") { output.removeLast() }
     output.append(UInt8(ascii: "\n"))
   }
 
-  private static func appendText(_ value: CueFieldValue, to output: inout [UInt8]) {
-    switch value {
-    case .text(let text): JSONString.append(text, to: &output)
-    case .name(let name): output.append(contentsOf: name.utf8)
-    case .names(let names): output.append(contentsOf: names.joined(separator: ",").utf8)
-    case .integer, .decimal, .bool: appendJSON(value, to: &output)
+  /// Fields as ` key=value`, text quoted, names bare.
+  private enum TextFields: CueFieldWriter {
+    static func write(_ key: StaticString, _ value: CueFieldValue, to output: inout [UInt8]) {
+      output.append(UInt8(ascii: " "))
+      output.append(key.utf8Start, count: key.utf8CodeUnitCount)
+      output.append(UInt8(ascii: "="))
+      switch value {
+      case .text(let text): JSONString.append(text, to: &output)
+      case .name(let name): output.append(contentsOf: name.utf8)
+      case .names(let names): output.append(contentsOf: names.joined(separator: ",").utf8)
+      case .integer, .decimal, .bool: appendJSON(value, to: &output)
+      }
     }
   }
 
@@ -109,7 +120,13 @@ public enum CueFormat: String, CaseIterable, Sendable {
 }
 
 extension Array where Element == UInt8 {
-  fileprivate mutating func append(_ start: UnsafePointer<UInt8>, count: Int) {
+  mutating func append(_ start: UnsafePointer<UInt8>, count: Int) {
     append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+  }
+
+  /// Appends a literal's bytes with one copy (a `String.UTF8View` goes through a slower
+  /// generic path).
+  mutating func append(_ literal: StaticString) {
+    append(literal.utf8Start, count: literal.utf8CodeUnitCount)
   }
 }

@@ -87,14 +87,14 @@ enum JSONString {
     }
     for byte in text.utf8 {
       switch byte {
-      case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
-      case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
-      case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-      case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-      case 0x09: output.append(contentsOf: #"\t"#.utf8)
+      case UInt8(ascii: "\""): output.append(#"\""#)
+      case UInt8(ascii: "\\"): output.append(#"\\"#)
+      case 0x0A: output.append(#"\n"#)
+      case 0x0D: output.append(#"\r"#)
+      case 0x09: output.append(#"\t"#)
       case 0..<0x20:
         let hex = Array("0123456789abcdef".utf8)
-        output.append(contentsOf: #"\u00"#.utf8)
+        output.append(#"\u00"#)
         output.append(hex[Int(byte >> 4)])
         output.append(hex[Int(byte & 0xF)])
       default: output.append(byte)
