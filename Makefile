@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
-.PHONY: demo test deps bench bench-deps lint format docs example fuzz test-sanitized
+.PHONY: demo test schemas deps bench bench-deps lint format docs example fuzz test-sanitized
 
 # Release builds of the command and the benchmark specialize the generic engine across modules
 # and skip the runtime exclusivity checks. Passed here, not in Package.swift: SwiftPM refuses
@@ -25,6 +25,16 @@ test: deps
 	$(SWIFT) build
 	$(SWIFT) test
 	$(MAKE) example
+	$(MAKE) schemas
+
+# Bundled traces, expected cues, the sample configuration and real summaries against Schemas/,
+# with a real validator (Debian's python3-jsonschema, installed when missing).
+schemas: deps
+	@python3 -c 'import jsonschema' 2>/dev/null || { \
+	  echo "Installing python3-jsonschema…"; \
+	  apt-get update -qq && apt-get install -y -qq python3-jsonschema >/dev/null; }
+	$(SWIFT) build --product crease
+	python3 Schemas/check.py .build/debug/crease
 
 # The benchmark's peers: simdjson (C++, built by the benchmark), orjson, jq, and valgrind for
 # instruction and allocation counts. Installed when missing; a peer that cannot be had is skipped.

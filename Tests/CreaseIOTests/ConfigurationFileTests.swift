@@ -27,6 +27,14 @@ struct ConfigurationFileTests {
     #expect(configuration.camera.maskMax == .milliseconds(500))
   }
 
+  @Test("the sample configuration in Examples/ states exactly the defaults")
+  func sampleStatesDefaults() throws {
+    var path = #filePath
+    for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+    let sample = try ConfigurationFile.read(try FileSource(path: path + "/Examples/configuration.json"))
+    #expect(sample == .default)
+  }
+
   @Test("every key is read, durations in ms (fractions allowed) and angles in degrees")
   func everyKey() throws {
     let configuration = try read(

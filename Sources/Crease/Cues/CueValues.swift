@@ -20,7 +20,7 @@ public enum RestZone: String, Hashable, Sendable {
 }
 
 /// Why frames are missing (SPEC 4.6), first match wins.
-public enum GapCause: String, Hashable, Sendable {
+public enum GapCause: String, CaseIterable, Hashable, Sendable {
   /// The camera changed across the gap, or a switch trigger lies in the switch window.
   case cameraSwitch
   /// Dropped-frame callbacks explain it.

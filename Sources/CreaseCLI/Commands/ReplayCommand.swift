@@ -9,6 +9,9 @@ enum ReplayCommand: Subcommand {
     ["-o", "--output"], value: "file", help: "Write cues to a file instead of standard output.")
   static let summaryOption = CommandDescription.Option(
     ["--summary"], help: "Print line counts and cue latencies on standard error.")
+  static let summaryJSONOption = CommandDescription.Option(
+    ["--summary-json"], value: "file",
+    help: "Write the summary, with latency histograms, as JSON (Schemas/summary.schema.json).")
   static let strictOption = CommandDescription.Option(
     ["--strict"], help: "Stop at the first bad or late line (exit 65).")
   static let rejectsOption = CommandDescription.Option(
@@ -33,7 +36,8 @@ enum ReplayCommand: Subcommand {
       """,
     arguments: [TraceInputs.traceArgument],
     options: [
-      TraceInputs.configOption, formatOption, outputOption, summaryOption, strictOption, rejectsOption,
+      TraceInputs.configOption, formatOption, outputOption, summaryOption, summaryJSONOption, strictOption,
+      rejectsOption,
       lateOption, TraceInputs.speedOption, loopOption, idleAdvanceOption, latencyBudgetOption,
     ])
 
@@ -67,8 +71,11 @@ enum ReplayCommand: Subcommand {
         milliseconds(text).flatMap { $0 > .zero ? $0 : nil }
       }
       latencyBudget = try arguments.value(latencyBudgetOption, as: "a number of milliseconds", milliseconds)
-      outputs = [outputOption, rejectsOption, lateOption].compactMap { option in
+      outputs = [outputOption, rejectsOption, lateOption, summaryJSONOption].compactMap { option in
         arguments.value(option).map { (option: option.key, path: $0) }
+      }
+      if arguments.value(summaryJSONOption) == "-" && (arguments.value(outputOption) ?? "-") == "-" {
+        throw UsageError("'--summary-json -' needs the cues elsewhere: add '-o FILE'.")
       }
       if loops > 1 && traces.contains("-") {
         throw UsageError("Standard input cannot be replayed more than once ('--loop' needs files).")
@@ -107,6 +114,10 @@ enum ReplayCommand: Subcommand {
     var (summary, pipeline) = try replay.run(
       sources, reopen: { index in try FileSource(path: paths[index]) }, to: outputs)
     summary.staleFrames = pipeline.staleFrames
+    if let summaryJSON = sink(summaryJSONOption) {
+      try summaryJSON.write(summary.json(for: configuration).bytes)
+      try summaryJSON.flush()
+    }
     try output.flush()
     for (_, file) in files { try file.commit() }
     if options.summary { try streams.error.write(summary.rendered(for: configuration)) }

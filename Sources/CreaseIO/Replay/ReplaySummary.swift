@@ -60,6 +60,8 @@ public struct ReplaySummary: Hashable, Sendable {
   public var staleFrames: Int?
   /// How late paced cues went out against their schedule (`--speed`).
   public var pacing: Pacer.Accuracy?
+  /// `camera.gap` cues by cause (gaps are rare: a dictionary costs nothing per event).
+  public private(set) var gapsByCause: [GapCause: Int] = [:]
 
   /// All sources' counts added up.
   public var total: LineCounts {
@@ -85,6 +87,7 @@ public struct ReplaySummary: Hashable, Sendable {
       cueTable[slot] = CueStatistics(name: cue.kind.name, stage: cue.kind.latencyStage)
     }
     cueTable[slot]!.add(cue.latency, bound: bound)
+    if case .cameraGap(_, _, _, _, let cause, _) = cue.kind { gapsByCause[cause, default: 0] += 1 }
   }
 
   /// The summary as `replay --summary` prints it, with each stage's latency bound under

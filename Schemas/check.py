@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Validates Crease's files against the JSON Schemas beside this script.
+
+Usage: check.py CREASE_EXECUTABLE
+
+Every bundled trace line, every expected cue line, the sample configuration and the summaries of real
+replays must pass their schema; a few wrong documents must fail it.
+Exits 1 and lists every failure otherwise. Needs python3-jsonschema (Debian) or jsonschema (PyPI).
+"""
+
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "Schemas"
+TRACES = ROOT / "Traces"
+# Lines this trace holds on purpose to be rejected; its good lines are still checked.
+DELIBERATELY_BAD = {"bad-lines.jsonl"}
+
+
+def validator(name):
+    schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+class Checker:
+    def __init__(self):
+        self.failures = []
+        self.passed = 0
+
+    def accepts(self, schema, document, where):
+        errors = sorted(schema.iter_errors(document), key=lambda error: list(error.path))
+        if errors:
+            self.failures.append(f"{where}: {errors[0].message}")
+        else:
+            self.passed += 1
+
+    def rejects(self, schema, document, why):
+        if schema.is_valid(document):
+            self.failures.append(f"accepted a wrong document ({why}): {json.dumps(document)}")
+        else:
+            self.passed += 1
+
+
+def json_lines(path):
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if line.strip():
+            yield number, line
+
+
+def main():
+    crease = sys.argv[1]
+    trace_line, cue, configuration = validator("trace-line"), validator("cue"), validator("configuration")
+    summary = validator("summary")
+    check = Checker()
+
+    traces = sorted(TRACES.glob("*.jsonl"))
+    inputs = [path for path in traces if not path.name.endswith(".cues.jsonl")]
+    for path in inputs:
+        for number, line in json_lines(path):
+            try:
+                document = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # only the deliberately bad trace has lines that are not JSON
+            if path.name in DELIBERATELY_BAD and not trace_line.is_valid(document):
+                continue
+            check.accepts(trace_line, document, f"{path.name}:{number}")
+    for path in traces:
+        if path.name.endswith(".cues.jsonl"):
+            for number, line in json_lines(path):
+                check.accepts(cue, json.loads(line), f"{path.name}:{number}")
+
+    check.accepts(configuration, json.loads((ROOT / "Examples/configuration.json").read_text()),
+                  "Examples/configuration.json")
+
+    with tempfile.TemporaryDirectory() as folder:
+        folder = pathlib.Path(folder)
+        for path in inputs:
+            target = folder / (path.stem + ".summary.json")
+            subprocess.run([crease, "replay", str(path), "-o", "/dev/null", "--summary-json", str(target)],
+                           stderr=subprocess.DEVNULL, check=False)
+            check.accepts(summary, json.loads(target.read_text()), f"summary of {path.name}")
+
+    check.rejects(trace_line, {"t": -1, "kind": "mark", "label": "x"}, "negative t")
+    check.rejects(trace_line, {"t": 0, "kind": "hinge", "angle": 10, "status": "clsed"}, "unknown status")
+    check.rejects(trace_line, {"t": 0, "kind": "frame"}, "frame without pts")
+    check.rejects(trace_line, {"kind": "mark", "label": "x"}, "event without t")
+    check.rejects(cue, {"t": 1, "since": 0, "cue": "hinge.status", "from": "closed"}, "missing field")
+    check.rejects(cue, {"t": 1, "since": 0, "cue": "mark", "label": "x", "extra": 1}, "extra field")
+    check.rejects(configuration, {"hinge": {"settleMS": 10}}, "misspelt key")
+    check.rejects(configuration, {"camera": {"gapFactor": 1}}, "gapFactor not above 1")
+    check.rejects(summary, {"version": 1}, "summary missing its sections")
+
+    for failure in check.failures:
+        print(f"schema check: {failure}", file=sys.stderr)
+    print(f"schema check: {check.passed} documents as expected, {len(check.failures)} failures")
+    return 1 if check.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+import Crease
+
+extension ReplaySummary {
+  /// The version of the summary file's layout (`Schemas/summary.schema.json`).
+  public static let jsonVersion = 1
+
+  /// The summary as `replay --summary-json` writes it: everything `--summary` prints, in
+  /// nanoseconds, plus each cue kind's latency histogram so summaries merge exactly.
+  ///
+  /// Histogram buckets are `[index, count, largest latency]` triples of ``LatencyHistogram``'s
+  /// log-linear buckets, in ascending order.
+  public func json(for configuration: Configuration) -> JSONDocument {
+    .object([
+      .init("version", .count(Self.jsonVersion)),
+      .init("sources", .array(sources.map(Self.json))),
+      .init("total", Self.json(total)),
+      .init("end", endJSON),
+      .init(
+        "reorder",
+        .object([
+          .init("windowNs", .integer(configuration.reorderWindow.rawValue)),
+          .init("bufferLimit", .count(configuration.reorderBufferLimit)),
+          .init("releasedEarly", .count(releasedEarly)),
+        ])),
+      .init("bounds", .array(configuration.latencyBounds.map(Self.json))),
+      .init("cues", .array(cues.keys.sorted().map { name in Self.json(cues[name]!, configuration) })),
+      .init(
+        "gaps", .object(GapCause.allCases.map { .init($0.rawValue, .count(gapsByCause[$0] ?? 0)) })),
+      .init("staleFrames", .optional(staleFrames, JSONDocument.count)),
+      .init(
+        "pacing",
+        .optional(pacing) { pacing in
+          .object([
+            .init("lines", .count(pacing.lines)),
+            .init("p50Ns", .integer(pacing.p50.rawValue)),
+            .init("p99Ns", .integer(pacing.p99.rawValue)),
+            .init("maxNs", .integer(pacing.maximum.rawValue)),
+          ])
+        }),
+    ])
+  }
+
+  /// How the replay ended: `endEvent` (every source had an `end`), `endOfStream`, or `strict`.
+  private var endJSON: JSONDocument {
+    let rule = stoppedEarly ? "strict" : endTime == nil ? "endOfStream" : "endEvent"
+    return .object([
+      .init("rule", .string(rule)),
+      .init("t", .optional(endTime) { .integer($0.rawValue) }),
+      .init("pendingTimers", .count(pendingTimers)),
+    ])
+  }
+
+  private static func json(_ counts: LineCounts) -> JSONDocument {
+    .object([
+      .init("name", .string(counts.name)),
+      .init("lines", .count(counts.lines)),
+      .init("processed", .count(counts.processed)),
+      .init("rejected", .count(counts.rejected)),
+      .init("late", .count(counts.late)),
+      .init("blank", .count(counts.blank)),
+    ])
+  }
+
+  private static func json(_ bound: LatencyBound) -> JSONDocument {
+    let limit: (name: String, value: JSONDocument) =
+      switch bound.limit {
+      case .fixed(let duration): ("fixed", .integer(duration.rawValue))
+      case .unbounded: ("unbounded", .null)
+      case .frames(let factor): ("frames", .decimal(factor))
+      case .gapLength: ("gapLength", .null)
+      }
+    return .object([
+      .init("stage", .string(bound.stage.name)),
+      .init("limit", .string(limit.name)),
+      .init(limit.name == "frames" ? "frames" : "ns", limit.value),
+      .init("basis", .string(bound.basis)),
+    ])
+  }
+
+  private static func json(_ statistics: CueStatistics, _ configuration: Configuration) -> JSONDocument {
+    let latencies = statistics.latencies
+    return .object([
+      .init("cue", .string(statistics.name)),
+      .init("stage", .string(statistics.stage.name)),
+      .init("count", .count(statistics.count)),
+      .init("p50Ns", .integer(latencies.percentile(50).rawValue)),
+      .init("p90Ns", .integer(latencies.percentile(90).rawValue)),
+      .init("p99Ns", .integer(latencies.percentile(99).rawValue)),
+      .init("maxNs", .integer(latencies.maximum.rawValue)),
+      .init("overBound", .count(statistics.overBound)),
+      .init(
+        "histogram",
+        .array(
+          latencies.occupiedBuckets.map { index, bucket in
+            .array([.count(index), .count(bucket.count), .integer(bucket.maximum.rawValue)])
+          })),
+    ])
+  }
+}

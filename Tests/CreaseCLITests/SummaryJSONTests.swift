@@ -1,0 +1,84 @@
+import Crease
+import CreaseIO
+import Foundation
+import Testing
+
+@Suite("Command line: --summary-json")
+struct SummaryJSONTests {
+  /// Replays `trace` and returns its summary file, parsed.
+  func summary(_ arguments: String...) throws -> (run: CreaseRun, json: [String: Any]) {
+    let path = temporaryDirectory() + "/summary.json"
+    let run = CreaseRun(["replay", "-o", "/dev/null", "--summary-json", path] + arguments)
+    let data = try #require(FileManager.default.contents(atPath: path))
+    return (run, try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]))
+  }
+
+  @Test("it holds what --summary prints: line accounting, end rule, and each kind's count and percentiles")
+  func matchesTextSummary() throws {
+    let (_, json) = try summary(tracePath("every-kind.jsonl"))
+    let total = try #require(json["total"] as? [String: Any])
+    #expect(total["lines"] as? Int == total["processed"] as? Int)
+    let end = try #require(json["end"] as? [String: Any])
+    #expect(end["rule"] as? String == "endEvent")
+    let cues = try #require(json["cues"] as? [[String: Any]])
+    let status = try #require(cues.first { $0["cue"] as? String == "hinge.status" })
+    #expect(status["count"] as? Int == 1)
+    #expect(status["p50Ns"] as? Int == 50_000_000)
+    #expect(status["stage"] as? String == "status debounce")
+    #expect(status["overBound"] as? Int == 0)
+    let stall = try #require(cues.first { $0["cue"] as? String == "camera.stall" })
+    #expect(stall["count"] as? Int == 2)
+    #expect(stall["maxNs"] as? Int == 100_000_000)
+    #expect(cues.map { $0["cue"] as! String } == cues.map { $0["cue"] as! String }.sorted())
+  }
+
+  @Test("the histograms rebuild every percentile exactly")
+  func histogramsRebuildPercentiles() throws {
+    let (_, json) = try summary(tracePath("synth-day.jsonl"))
+    for entry in try #require(json["cues"] as? [[String: Any]]) {
+      var histogram = LatencyHistogram()
+      for triple in try #require(entry["histogram"] as? [[Int]]) {
+        histogram.add(
+          LatencyHistogram.Bucket(count: triple[1], maximum: Nanoseconds(Int64(triple[2]))),
+          toBucket: triple[0])
+      }
+      #expect(histogram.count == entry["count"] as? Int)
+      #expect(histogram.percentile(99).rawValue == Int64(entry["p99Ns"] as! Int))
+      #expect(histogram.maximum.rawValue == Int64(entry["maxNs"] as! Int))
+    }
+  }
+
+  @Test("rejected and late lines are counted per source, and gaps by cause")
+  func accounting() throws {
+    let (run, json) = try summary(tracePath("bad-lines.jsonl"), tracePath("dropped-frames.jsonl"))
+    #expect(run.status == .dataError)
+    let sources = try #require(json["sources"] as? [[String: Any]])
+    #expect(sources.count == 2)
+    #expect((sources[0]["rejected"] as? Int ?? 0) > 0)
+    let gaps = try #require(json["gaps"] as? [String: Int])
+    #expect(gaps["reportedDrop"]! > 0)
+  }
+
+  @Test("'--summary-json -' writes standard output when the cues go to a file, and is refused otherwise")
+  func standardOutput() throws {
+    let directory = temporaryDirectory()
+    let run = CreaseRun(
+      "replay", "-o", "\(directory)/cues.jsonl", "--summary-json", "-", tracePath("open-close.jsonl"))
+    #expect(run.status == .success)
+    #expect(run.output.hasPrefix("{\n  \"version\": 1,\n"))
+    let clash = CreaseRun("replay", "--summary-json", "-", tracePath("open-close.jsonl"))
+    #expect(clash.status == .usage)
+    #expect(clash.error.contains("'--summary-json -' needs the cues elsewhere"))
+  }
+
+  @Test("the same input gives the same summary bytes")
+  func deterministic() throws {
+    let directory = temporaryDirectory()
+    for name in ["a", "b"] {
+      _ = CreaseRun(
+        "replay", "-o", "/dev/null", "--summary-json", "\(directory)/\(name).json",
+        tracePath("synth-day.jsonl"))
+    }
+    #expect(contents(of: "\(directory)/a.json") == contents(of: "\(directory)/b.json"))
+  }
+}
