@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
-.PHONY: demo test schemas deps bench bench-deps lint format docs example fuzz test-sanitized
+.PHONY: demo test test-deps schemas man install deps bench bench-deps lint format docs example fuzz test-sanitized
 
 # Release builds of the command and the benchmark specialize the generic engine across modules
 # and skip the runtime exclusivity checks. Passed here, not in Package.swift: SwiftPM refuses
@@ -17,22 +17,36 @@ deps:
 	  apt-get update -qq && apt-get install -y -qq libjson-c-dev pkg-config >/dev/null; \
 	fi
 
+PREFIX ?= /usr/local
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+SHAREDIR = $(DESTDIR)$(PREFIX)/share
+
 demo: deps
 	@$(SWIFT) build $(RELEASE_FLAGS) --product crease 2>&1 | tail -n 1
 	.build/release/crease replay --format text --summary $(DEMO_TRACE)
 
-test: deps
+test: deps test-deps
 	$(SWIFT) build
 	$(SWIFT) test
 	$(MAKE) example
 	$(MAKE) schemas
 
+# What the tests run besides Swift: a JSON Schema validator, groff for the manual page, and zsh
+# and fish to check their completion scripts. Installed when missing.
+test-deps:
+	@missing=""; \
+	python3 -c 'import jsonschema' 2>/dev/null || missing="$$missing python3-jsonschema"; \
+	command -v groff >/dev/null || missing="$$missing groff-base"; \
+	command -v zsh >/dev/null || missing="$$missing zsh"; \
+	command -v fish >/dev/null || missing="$$missing fish"; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing$$missing…"; \
+	  apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
 # Bundled traces, expected cues, the sample configuration and real summaries against Schemas/,
-# with a real validator (Debian's python3-jsonschema, installed when missing).
-schemas: deps
-	@python3 -c 'import jsonschema' 2>/dev/null || { \
-	  echo "Installing python3-jsonschema…"; \
-	  apt-get update -qq && apt-get install -y -qq python3-jsonschema >/dev/null; }
+# with a real validator (Debian's python3-jsonschema).
+schemas: deps test-deps
 	$(SWIFT) build --product crease
 	python3 Schemas/check.py .build/debug/crease
 
@@ -87,3 +101,21 @@ fuzz: deps
 test-sanitized: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --build-path .build/asan --sanitize=address
 	$(SWIFT) test --build-path .build/tsan --sanitize=thread
+
+# The manual page, crease(1), from the same command descriptions as the help.
+man: deps
+	$(SWIFT) build --product crease
+	.build/debug/crease help --man > .build/crease.1
+	@echo "man -l .build/crease.1"
+
+# The command (its Swift runtime linked in, so it runs without the toolchain), completions for
+# bash, zsh and fish, and the manual page, under PREFIX (and DESTDIR, for packaging).
+install: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --static-swift-stdlib --product crease
+	install -d $(BINDIR) $(SHAREDIR)/bash-completion/completions $(SHAREDIR)/zsh/site-functions \
+	  $(SHAREDIR)/fish/vendor_completions.d $(SHAREDIR)/man/man1
+	install -m 755 .build/release/crease $(BINDIR)/crease
+	.build/release/crease completions bash > $(SHAREDIR)/bash-completion/completions/crease
+	.build/release/crease completions zsh > $(SHAREDIR)/zsh/site-functions/_crease
+	.build/release/crease completions fish > $(SHAREDIR)/fish/vendor_completions.d/crease.fish
+	.build/release/crease help --man > $(SHAREDIR)/man/man1/crease.1

@@ -8,7 +8,7 @@ public enum CreaseCommand {
 
   static let subcommands: [any Subcommand.Type] = [
     ReplayCommand.self, SynthCommand.self, ScenariosCommand.self, CheckCommand.self, StatsCommand.self,
-    ConvertCommand.self, PlotCommand.self,
+    ConvertCommand.self, PlotCommand.self, CompletionsCommand.self, HelpCommand.self,
   ]
 
   static let description = CommandDescription(
@@ -32,43 +32,31 @@ public enum CreaseCommand {
   }
 
   private static func dispatch(_ arguments: [String], streams: StandardStreams) -> ExitCode {
+    // `crease` alone explains itself, like `crease --help`.
     guard let first = arguments.first else {
-      return usageError(UsageError("Missing a subcommand."), description, path: ["crease"], streams)
+      return write(HelpFormatter.help(description, path: ["crease"]), to: streams)
     }
     switch first {
     case "-h", "--help":
       return write(HelpFormatter.help(description, path: ["crease"]), to: streams)
     case "--version":
       return write("\(version)\n", to: streams)
-    case "help":
-      guard let name = arguments.dropFirst().first else {
-        return write(HelpFormatter.help(description, path: ["crease"]), to: streams)
-      }
-      guard let command = subcommand(named: name) else {
-        return unknownSubcommand(name, streams)
-      }
-      return write(HelpFormatter.help(command.description, path: ["crease", name]), to: streams)
     default:
       guard let command = subcommand(named: first) else {
-        if first.hasPrefix("-") {
-          let spellings = description.options.flatMap(\.names)
-          let message = "Unknown option '\(first)'.\(Suggestion.didYouMean(first, in: spellings))"
-          return usageError(UsageError(message), description, path: ["crease"], streams)
-        }
-        return unknownSubcommand(first, streams)
+        let error = first.hasPrefix("-") ? description.unknownOption(first) : unknownSubcommand(first)
+        return usageError(error, description, path: ["crease"], streams)
       }
       return run(command, Array(arguments.dropFirst()), streams)
     }
   }
 
-  private static func subcommand(named name: String) -> (any Subcommand.Type)? {
+  static func subcommand(named name: String) -> (any Subcommand.Type)? {
     subcommands.first { $0.description.name == name }
   }
 
-  private static func unknownSubcommand(_ name: String, _ streams: StandardStreams) -> ExitCode {
+  static func unknownSubcommand(_ name: String) -> UsageError {
     let names = subcommands.map { $0.description.name }
-    let message = "Unknown subcommand '\(name)'.\(Suggestion.didYouMean(name, in: names))"
-    return usageError(UsageError(message), description, path: ["crease"], streams)
+    return UsageError("Unknown subcommand '\(name)'.\(Suggestion.didYouMean(name, in: names))")
   }
 
   private static func run(_ command: any Subcommand.Type, _ arguments: [String], _ streams: StandardStreams)

@@ -5,7 +5,7 @@ import Testing
 struct CommandLineUsageTests {
   @Test("help has the OVERVIEW, USAGE, OPTIONS and SUBCOMMANDS sections, on stdout, exit 0")
   func rootHelp() {
-    for arguments in [["--help"], ["-h"], ["help"]] {
+    for arguments in [[], ["--help"], ["-h"], ["help"]] {
       let run = CreaseRun(arguments)
       #expect(run.status == .success)
       #expect(run.output.hasPrefix("OVERVIEW: "))
@@ -29,6 +29,21 @@ struct CommandLineUsageTests {
     #expect(viaHelp.output.contains("  -f, --format <format>   Cue format"))
   }
 
+  @Test("'help help' explains help, and every line of every help fits in 80 columns")
+  func helpOfHelp() {
+    let run = CreaseRun("help", "help")
+    #expect(run.status == .success)
+    #expect(run.output.contains("USAGE: crease help [<options>] [<subcommand>]"))
+    #expect(run.output.contains("  --man "))
+    for name in ["help"] + [
+      "replay", "synth", "scenarios", "check", "stats", "convert", "plot", "completions",
+    ] {
+      for line in CreaseRun("help", name).output.split(separator: "\n") {
+        #expect(line.count <= 80, "crease help \(name): \(line)")
+      }
+    }
+  }
+
   @Test("--version prints the version")
   func version() {
     let run = CreaseRun("--version")
@@ -49,7 +64,11 @@ struct CommandLineUsageTests {
       ),
       (["replay", "--strict=yes", "x"], "Error: The flag '--strict' takes no value."),
       (["replay", "-", "-"], "Error: Standard input ('-') can be read only once."),
-      ([], "Error: Missing a subcommand."),
+      (["-V"], "Error: Unknown option '-V'. Did you mean '--version'?"),
+      (
+        ["replay", "--speed", "abc", "nosuch.jsonl"],
+        "Error: The value 'abc' is invalid for '--speed': expected a number from 0.001."
+      ),
       (["--verison"], "Error: Unknown option '--verison'. Did you mean '--version'?"),
       (["help", "chek"], "Error: Unknown subcommand 'chek'. Did you mean 'check'?"),
     ] as [([String], String)])

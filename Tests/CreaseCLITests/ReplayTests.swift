@@ -152,7 +152,7 @@ struct ReplayTests {
     try? write(a, to: "\(directory)/a.jsonl")
     let b = #"{"t":10,"kind":"mark","label":"b10"}"# + "\n" + #"{"t":20,"kind":"mark","label":"b20"}"# + "\n"
     let run = CreaseRun(["replay", "-f", "text", "-", "\(directory)/a.jsonl"], input: Array(b.utf8))
-    let labels = run.output.split(separator: "\n").map { $0.split(separator: "\"")[1] }
+    let labels = run.output.split(separator: "\n").map { $0.split(separator: "label=").last! }
     #expect(labels == ["a0", "b10", "b20", "a20"])
   }
 

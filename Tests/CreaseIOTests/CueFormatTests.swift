@@ -20,7 +20,26 @@ struct CueFormatTests {
   @Test("text: seconds with 9 decimals, the cue, fields and the latency in ms")
   func text() {
     let cue = Cue(t: 1_500_000_000, since: 1_449_999_000, .mark(label: "x"))
-    #expect(encode(cue, .text) == "     1.500000000  mark                   label=\"x\"  (+50.001 ms)\n")
+    #expect(encode(cue, .text) == "     1.500000000  mark                   label=x  (+50.001 ms)\n")
+  }
+
+  @Test(
+    "text: every string bare when it is a plain word and quoted otherwise; lists in brackets",
+    arguments: [
+      (CueKind.mark(label: "phone opening"), #"label="phone opening""#),
+      (.mark(label: ""), #"label="""#),
+      (.mark(label: "a=b"), #"label="a=b""#),
+      (.cameraStall(stream: "video"), "stream=video"),
+      (.cameraStall(stream: "rear cam"), #"stream="rear cam""#),
+      (.accessoryEligible(eligible: true, missing: []), "eligible=true missing=[]"),
+      (
+        .accessoryEligible(eligible: false, missing: [.session, .open]),
+        "eligible=false missing=[session,open]"
+      ),
+    ] as [(CueKind, String)])
+  func textQuoting(kind: CueKind, fields: String) {
+    let line = encode(Cue(t: 0, since: 0, kind), .text)
+    #expect(line.hasSuffix(" " + fields + "\n"), "\(line)")
   }
 
   @Test(

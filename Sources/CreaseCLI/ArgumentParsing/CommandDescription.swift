@@ -1,6 +1,22 @@
+import CreaseIO
+
 /// A command's interface, declared once: the parser, the help text and the "did you mean"
 /// suggestions all come from it (after swift-argument-parser's conventions).
 public struct CommandDescription: Sendable {
+  /// What a shell offers to complete a value with.
+  public enum Completion: Sendable, Equatable {
+    /// File names.
+    case file
+    /// Directory names.
+    case directory
+    /// One of these words.
+    case values([String])
+    /// The name of a subcommand of the program.
+    case subcommands
+    /// Nothing to offer (a number).
+    case none
+  }
+
   /// An option: a flag, or one that takes a value.
   public struct Option: Sendable {
     /// Spellings, short first: `["-c", "--config"]`.
@@ -10,11 +26,17 @@ public struct CommandDescription: Sendable {
     public var help: String
     /// Must be given (an option that takes a value).
     public var isRequired: Bool
+    /// What completes the value; a value named `file` completes file names unless told.
+    public var completion: Completion
 
-    public init(_ names: [String], value valueName: String? = nil, isRequired: Bool = false, help: String) {
+    public init(
+      _ names: [String], value valueName: String? = nil, isRequired: Bool = false,
+      completion: Completion? = nil, help: String
+    ) {
       self.names = names
       self.valueName = valueName
       self.isRequired = isRequired
+      self.completion = completion ?? (valueName == "file" ? .file : .none)
       self.help = help
     }
 
@@ -32,12 +54,18 @@ public struct CommandDescription: Sendable {
     /// Takes one or more values (`<trace> ...`).
     public var isRepeating: Bool
     public var isOptional: Bool
+    /// What completes the argument (file names unless told).
+    public var completion: Completion
 
-    public init(_ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false) {
+    public init(
+      _ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false,
+      completion: Completion = .file
+    ) {
       self.name = name
       self.help = help
       self.isRepeating = isRepeating
       self.isOptional = isOptional
+      self.completion = completion
     }
   }
 
@@ -62,4 +90,18 @@ public struct CommandDescription: Sendable {
 
   /// The option spelled `spelling`, if any.
   func option(named spelling: String) -> Option? { options.first { $0.names.contains(spelling) } }
+
+  /// The error for an option this command does not take, with the likeliest meant one: for a
+  /// one-letter `-V`, the only long option starting with that letter (`--version`); otherwise the
+  /// closest spelling.
+  func unknownOption(_ spelling: String) -> UsageError {
+    let spellings = options.flatMap(\.names)
+    var suggestion = Suggestion.didYouMean(spelling, in: spellings)
+    if spelling.count == 2, spelling.hasPrefix("-"), spelling != "--" {
+      let letter = spelling.dropFirst().lowercased()
+      let long = options.filter { $0.names.count == 1 && $0.key.dropFirst(2).lowercased().hasPrefix(letter) }
+      if long.count == 1 { suggestion = " Did you mean '\(long[0].key)'?" }
+    }
+    return UsageError("Unknown option '\(spelling)'.\(suggestion)")
+  }
 }

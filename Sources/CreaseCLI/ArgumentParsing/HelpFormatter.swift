@@ -1,6 +1,8 @@
 /// Renders help and usage text in swift-argument-parser's layout.
 enum HelpFormatter {
   static let labelWidth = 26
+  /// Help is wrapped to a terminal's classic width.
+  static let width = 80
 
   /// `crease replay [<options>] <trace> ...`
   static func usage(_ command: CommandDescription, path: [String]) -> String {
@@ -22,9 +24,11 @@ enum HelpFormatter {
 
   /// The full help: overview, usage, arguments, options, subcommands.
   static func help(_ command: CommandDescription, path: [String]) -> String {
-    var text = "OVERVIEW: \(command.abstract)\n\n"
-    if let discussion = command.discussion { text += discussion + "\n\n" }
-    text += "USAGE: \(usage(command, path: path))\n"
+    var text = wrap("OVERVIEW: \(command.abstract)", width: width, indent: 0) + "\n"
+    if let discussion = command.discussion {
+      for paragraph in paragraphs(discussion) { text += wrap(paragraph, width: width, indent: 0) + "\n" }
+    }
+    text += wrap("USAGE: \(usage(command, path: path))", width: width, indent: 2)
     if !command.arguments.isEmpty {
       text += "\nARGUMENTS:\n"
       for argument in command.arguments { text += row("<\(argument.name)>", argument.help) }
@@ -51,9 +55,33 @@ enum HelpFormatter {
 
   private static func row(_ label: String, _ help: String) -> String {
     let indented = "  " + label
-    if indented.count < labelWidth {
-      return indented + String(repeating: " ", count: labelWidth - indented.count) + help + "\n"
+    let help = wrap(String(repeating: " ", count: labelWidth) + help, width: width, indent: labelWidth)
+    guard indented.count < labelWidth else { return indented + "\n" + help }
+    return indented + help.dropFirst(indented.count)
+  }
+
+  /// A discussion's paragraphs (separated by blank lines), each joined into one line.
+  static func paragraphs(_ text: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false)
+      .split(whereSeparator: { $0.allSatisfy(\.isWhitespace) })
+      .map { lines in lines.joined(separator: " ") }
+  }
+
+  /// `text` broken at spaces into lines of at most `width` columns (a longer word stands alone),
+  /// continuation lines indented by `indent`, each line ending in a newline.
+  static func wrap(_ text: String, width: Int, indent: Int) -> String {
+    var result = ""
+    var line = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+      if line.isEmpty || line.allSatisfy({ $0 == " " }) {
+        line += word.isEmpty ? " " : word
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        result += line + "\n"
+        line = String(repeating: " ", count: indent) + word
+      }
     }
-    return indented + "\n" + String(repeating: " ", count: labelWidth) + help + "\n"
+    return result + line + "\n"
   }
 }

@@ -64,10 +64,7 @@ extension CommandDescription {
         continue
       }
       let (spelling, attached) = Self.split(argument)
-      guard let option = option(named: spelling) else {
-        let spellings = options.flatMap(\.names)
-        throw UsageError("Unknown option '\(spelling)'.\(Suggestion.didYouMean(spelling, in: spellings))")
-      }
+      guard let option = option(named: spelling) else { throw unknownOption(spelling) }
       if let valueName = option.valueName {
         guard let value = attached ?? remaining.popFirst() else {
           throw UsageError("Missing value for '\(spelling) <\(valueName)>'.")

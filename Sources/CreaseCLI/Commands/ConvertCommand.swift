@@ -3,27 +3,42 @@ import CreaseIO
 
 /// `crease convert`: JSON Lines ⇄ binary, by extension.
 enum ConvertCommand: Subcommand {
+  /// The two trace formats, as `--to` names them.
+  enum TraceFormat: String, CaseIterable {
+    case jsonl
+    case binary
+  }
+
   static let description = CommandDescription(
     name: "convert",
     abstract: "Convert a trace between JSON Lines and the binary format, by extension.",
     discussion: """
-      A path ending in .crtrace is binary; anything else is JSON Lines. Every record is carried
-      over losslessly, in order; bad records are reported as FILE:LINE:COL and skipped (exit 65).
+      A path ending in .crtrace is binary; anything else is JSON Lines. Standard input ('-') is
+      recognised by the binary format's magic; standard output ('-o -') is JSON Lines unless
+      '--to binary'. Every record is carried over losslessly, in order; bad records are
+      reported as FILE:LINE:COL and skipped (exit 65).
       """,
-    arguments: [.init("input", help: "The trace to read ('-' for standard input, JSON Lines).")],
-    options: [outputOption])
+    arguments: [.init("input", help: "The trace to read ('-' for standard input).")],
+    options: [outputOption, toOption])
 
   static let outputOption = CommandDescription.Option(
-    ["-o", "--output"], value: "file", isRequired: true, help: "The trace to write.")
+    ["-o", "--output"], value: "file", isRequired: true, help: "The trace to write ('-' for standard output)."
+  )
+  static let toOption = CommandDescription.Option(
+    ["--to"], value: "format", completion: .values(TraceFormat.allCases.map(\.rawValue)),
+    help: "The output format, jsonl or binary (default: by the output's extension).")
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let path = arguments.value(outputOption)!  // a required option: the parser checked it
+    let format =
+      try arguments.choice(toOption, of: TraceFormat.self)
+      ?? (BinaryTraceFormat.isBinary(path: path) ? .binary : .jsonl)
     try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals)
     let source = try TraceInputs.open(arguments.positionals, streams: streams)[0]
-    let file = try ReplacedFile(path: path)
+    let target = try OutputTarget(path, streams: streams)
     let result = try TraceConverter.convert(
-      source, to: file.sink, binary: BinaryTraceFormat.isBinary(path: path), diagnostics: streams.error)
-    try file.commit()
+      source, to: target.sink, binary: format == .binary, diagnostics: streams.error)
+    try target.commit()
     return result.rejected > 0 ? .dataError : .success
   }
 }

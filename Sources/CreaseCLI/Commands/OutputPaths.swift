@@ -38,3 +38,21 @@ enum OutputPaths {
     return String(cString: resolved) + "/" + name
   }
 }
+
+/// Where a command's `-o` goes: a file replaced when complete, or standard output for `-`.
+struct OutputTarget {
+  let sink: ByteSink
+  private let file: ReplacedFile?
+
+  /// Opens `path` (`-` is standard output); a file is written in place when `inPlace`.
+  init(_ path: String, streams: StandardStreams, inPlace: Bool = false) throws {
+    file = path == "-" ? nil : try ReplacedFile(path: path, inPlace: inPlace)
+    sink = file?.sink ?? streams.output
+  }
+
+  /// Flushes what was written, and moves a file into place.
+  func commit() throws {
+    try sink.flush()
+    try file?.commit()
+  }
+}

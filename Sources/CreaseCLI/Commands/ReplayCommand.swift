@@ -4,7 +4,8 @@ import CreaseIO
 /// `crease replay`: process traces and write cues.
 enum ReplayCommand: Subcommand {
   static let formatOption = CommandDescription.Option(
-    ["-f", "--format"], value: "format", help: "Cue format: jsonl (default), text or chrome.")
+    ["-f", "--format"], value: "format", completion: .values(CueFormat.allCases.map(\.rawValue)),
+    help: "Cue format: jsonl (default), text or chrome.")
   static let outputOption = CommandDescription.Option(
     ["-o", "--output"], value: "file", help: "Write cues to a file instead of standard output.")
   static let summaryOption = CommandDescription.Option(

@@ -13,7 +13,8 @@ enum TraceInputs {
     ["-c", "--config"], value: "file", help: "A JSON configuration file (keys in the README).")
 
   static let traceArgument = CommandDescription.Argument(
-    "trace", help: "Trace files (JSON Lines), merged by t; '-' reads standard input.", isRepeating: true)
+    "trace", help: "Trace files (JSON Lines or .crtrace), merged by t; '-' reads standard input.",
+    isRepeating: true)
 
   /// The configuration named by `--config`, or the defaults.
   static func configuration(_ arguments: ParsedArguments) throws -> Configuration {
@@ -40,6 +41,9 @@ enum TraceInputs {
     guard paths.filter({ $0 == "-" }).count <= 1 else {
       throw UsageError("Standard input ('-') can be read only once.")
     }
-    return try paths.map { path in path == "-" ? streams.input : try FileSource(path: path) }
+    // Standard input has no extension to tell its format: its first bytes do.
+    return try paths.map { path -> ByteSource in
+      path == "-" ? try SniffedSource(streams.input) : try FileSource(path: path)
+    }
   }
 }

@@ -23,7 +23,11 @@ enum SynthCommand: Subcommand {
       'crease scenarios' lists the scenarios. With --speed each line is written when its trace
       time comes, for feeding other tools.
       """,
-    arguments: [.init("scenario", help: "The scenario to generate (see 'crease scenarios').")],
+    arguments: [
+      .init(
+        "scenario", help: "The scenario to generate (see 'crease scenarios').",
+        completion: .values(Scenario.allCases.map(\.rawValue)))
+    ],
     options: [seedOption, durationOption, fpsOption, hingeRateOption, TraceInputs.speedOption, outputOption])
 
   /// The command line, read and checked whole before any file is touched.
@@ -31,8 +35,8 @@ enum SynthCommand: Subcommand {
     var scenario: Scenario
     var synth = SynthOptions()
     var speed: Double?
-    /// The file to write; `nil` for standard output.
-    var output: String?
+    /// The file to write; `-` for standard output.
+    var output: String
 
     init(_ arguments: ParsedArguments) throws {
       let name = arguments.positionals[0]
@@ -54,16 +58,16 @@ enum SynthCommand: Subcommand {
           Double(text).flatMap { $0 >= 1 && $0 <= 1000 ? $0 : nil }
         } ?? 60
       speed = try TraceInputs.speed(arguments)
-      output = arguments.value(outputOption).flatMap { $0 == "-" ? nil : $0 }
-      try OutputPaths.refuseOverlaps(output.map { [("--output", $0)] } ?? [], inputs: [])
+      output = arguments.value(outputOption) ?? "-"
+      try OutputPaths.refuseOverlaps([("--output", output)], inputs: [])
     }
   }
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let options = try Options(arguments)
     let pacer = options.speed.map { Pacer(speed: $0) }
-    let file = try options.output.map { try ReplacedFile(path: $0, inPlace: pacer != nil) }
-    var output = LineOutput(sink: file?.sink ?? streams.output, pacer: pacer)
+    let target = try OutputTarget(options.output, streams: streams, inPlace: pacer != nil)
+    var output = LineOutput(sink: target.sink, pacer: pacer)
     let trace = options.scenario.generate(options.synth)
     try output.write(at: trace.events.first?.t ?? .zero) {
       TraceEncoder.encode(.header(trace.header), into: &$0)
@@ -72,7 +76,7 @@ enum SynthCommand: Subcommand {
       try output.write(at: event.t) { TraceEncoder.encode(.event(event), into: &$0) }
     }
     try output.flush()
-    try file?.commit()
+    try target.commit()
     return .success
   }
 }

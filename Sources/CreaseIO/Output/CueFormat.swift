@@ -98,18 +98,40 @@ public enum CueFormat: String, CaseIterable, Sendable {
     output.append(UInt8(ascii: "\n"))
   }
 
-  /// Fields as ` key=value`, text quoted, names bare.
+  /// Fields as ` key=value`, the logfmt way: every string, free text or name alike, bare when
+  /// it is a plain word and JSON-quoted otherwise (empty, spaces, quotes, `=`, control bytes);
+  /// lists in brackets, `[]` when empty.
   private enum TextFields: CueFieldWriter {
     static func write(_ key: StaticString, _ value: CueFieldValue, to output: inout [UInt8]) {
       output.append(UInt8(ascii: " "))
       output.append(key.utf8Start, count: key.utf8CodeUnitCount)
       output.append(UInt8(ascii: "="))
       switch value {
-      case .text(let text): JSONString.append(text, to: &output)
-      case .name(let name): output.append(contentsOf: name.utf8)
-      case .names(let names): output.append(contentsOf: names.joined(separator: ",").utf8)
+      case .text(let text), .name(let text): appendWord(text, to: &output)
+      case .names(let names):
+        output.append(UInt8(ascii: "["))
+        for (index, name) in names.enumerated() {
+          if index > 0 { output.append(UInt8(ascii: ",")) }
+          appendWord(name, to: &output)
+        }
+        output.append(UInt8(ascii: "]"))
       case .integer, .decimal, .bool: appendJSON(value, to: &output)
       }
+    }
+
+    private static func appendWord(_ text: String, to output: inout [UInt8]) {
+      let plain =
+        !text.isEmpty
+        && text.utf8.allSatisfy { byte in
+          switch byte {
+          case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
+            UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "+"):
+            true
+          default: false
+          }
+        }
+      if plain { output.append(contentsOf: text.utf8) } else { JSONString.append(text, to: &output) }
     }
   }
 

@@ -39,10 +39,12 @@ public protocol RecordReader: AnyObject {
 
 /// Chooses a reader by format.
 public enum RecordReaders {
-  /// A reader for `source`: binary when its name ends in `.crtrace`, JSON Lines otherwise.
-  /// Overlong JSON lines are streamed to `overflow`, terminated, instead of held in memory.
+  /// A reader for `source`: binary when its name ends in `.crtrace` (or, for a
+  /// ``SniffedSource`` such as standard input, when it starts with the magic), JSON Lines
+  /// otherwise. Overlong JSON lines are streamed to `overflow`, terminated, instead of held in
+  /// memory.
   public static func open(_ source: ByteSource, overflow: ByteSink? = nil) -> any RecordReader {
-    BinaryTraceFormat.isBinary(path: source.name)
-      ? BinaryTraceReader(source: source) : JSONLinesReader(source: source, overflow: overflow)
+    let binary = (source as? SniffedSource)?.isBinaryTrace ?? BinaryTraceFormat.isBinary(path: source.name)
+    return binary ? BinaryTraceReader(source: source) : JSONLinesReader(source: source, overflow: overflow)
   }
 }

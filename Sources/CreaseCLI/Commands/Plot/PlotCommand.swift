@@ -4,7 +4,8 @@ import CreaseIO
 /// `crease plot`: a picture of a trace and its cues.
 enum PlotCommand: Subcommand {
   static let outputOption = CommandDescription.Option(
-    ["-o", "--output"], value: "file", isRequired: true, help: "The SVG file to write.")
+    ["-o", "--output"], value: "file", isRequired: true,
+    help: "The SVG file to write ('-' for standard output).")
 
   static let description = CommandDescription(
     name: "plot",
@@ -33,9 +34,9 @@ enum PlotCommand: Subcommand {
       sources, to: .init(cues: DiscardingSink(), diagnostics: streams.error))
     let plot = SVGPlot(
       samples: recorder.samples, cues: recorder.cues, configuration: configuration, title: sources[0].name)
-    let file = try ReplacedFile(path: path)
-    try file.sink.write(plot.svg)
-    try file.commit()
+    let target = try OutputTarget(path, streams: streams)
+    try target.sink.write(plot.svg)
+    try target.commit()
     return summary.total.rejected > 0 ? .dataError : .success
   }
 }

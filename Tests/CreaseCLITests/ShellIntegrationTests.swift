@@ -1,0 +1,95 @@
+import CreaseCLI
+import Foundation
+import Testing
+
+/// Runs `script` in `shell` and returns its standard output, or nil when the shell is missing.
+func runShell(_ shell: String, _ arguments: [String], script: String) throws -> (
+  status: Int32, output: String
+)? {
+  let path = ["/usr/bin/", "/bin/"].map { $0 + shell }.first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+  guard let path else { return nil }
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: path)
+  process.arguments = arguments + [script]
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = output
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+@Suite("Command line: completions and the manual page")
+struct ShellIntegrationTests {
+  /// What the bash completion offers for the words typed so far (the last one being completed).
+  func bashOffers(_ words: [String], in folder: String = repositoryRoot) throws -> [String] {
+    let script = CreaseRun("completions", "bash").output
+    let path = temporaryDirectory() + "/crease.bash"
+    try write(script, to: path)
+    let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+    let run = try #require(
+      try runShell(
+        "bash", ["-c"],
+        script: """
+          cd '\(folder)' && source '\(path)' && COMP_WORDS=(\(quoted)) && COMP_CWORD=\(words.count - 1) \
+          && _crease && printf '%s\\n' "${COMPREPLY[@]}"
+          """))
+    #expect(run.status == 0, "\(run.output)")
+    return run.output.split(separator: "\n").map(String.init).sorted()
+  }
+
+  @Test("bash offers subcommands, options, enum values, scenario names and files")
+  func bashCompletion() throws {
+    #expect(try bashOffers(["crease", "s"]) == ["scenarios", "stats", "synth"])
+    #expect(try bashOffers(["crease", "replay", "-f", ""]) == ["chrome", "jsonl", "text"])
+    #expect(try bashOffers(["crease", "replay", "--sum"]) == ["--summary", "--summary-json"])
+    #expect(try bashOffers(["crease", "synth", "f"]) == ["flip-around", "fold-while-recording"])
+    #expect(try bashOffers(["crease", "convert", "x", "--to", ""]) == ["binary", "jsonl"])
+    #expect(try bashOffers(["crease", "completions", ""]) == ["bash", "fish", "zsh"])
+    #expect(try bashOffers(["crease", "help", "re"]) == ["replay"])
+    #expect(try bashOffers(["crease", "replay", "Traces/open-c"]).contains("Traces/open-close.jsonl"))
+    #expect(try bashOffers(["crease", "replay", "--speed", ""]) == [])
+  }
+
+  @Test("the zsh and fish scripts are valid for their shells, and name every subcommand")
+  func zshAndFish() throws {
+    for (shell, check) in [("zsh", ["-n", "-c"]), ("fish", ["--no-execute", "-c"])] {
+      let script = CreaseRun("completions", shell).output
+      for name in ["replay", "synth", "convert", "plot", "completions", "help"] {
+        #expect(script.contains(name))
+      }
+      if let run = try runShell(shell, check, script: script) {
+        #expect(run.status == 0, "\(shell): \(run.output)")
+      }
+    }
+    #expect(CreaseRun("completions", "zsh").output.contains("'(-f --format)'{-f,--format}'[Cue format"))
+    #expect(CreaseRun("completions", "fish").output.contains("-s f -l format -r -a 'jsonl text chrome'"))
+  }
+
+  @Test("an unknown shell is a usage error with a suggestion")
+  func unknownShell() {
+    let run = CreaseRun("completions", "bsh")
+    #expect(run.status == .usage)
+    #expect(
+      run.error.hasPrefix("Error: Unknown shell 'bsh': expected one of bash, zsh, fish. Did you mean 'bash'?")
+    )
+  }
+
+  @Test("the manual page renders without a warning under groff -man -ww, with every subcommand")
+  func manPage() throws {
+    let page = CreaseRun("help", "--man").output
+    #expect(page.hasPrefix(".TH CREASE 1 "))
+    for name in ["replay", "synth", "scenarios", "check", "stats", "convert", "plot", "completions"] {
+      #expect(page.contains(".SS crease \(name)\n"), "missing \(name)")
+    }
+    let path = temporaryDirectory() + "/crease.1"
+    try write(page, to: path)
+    let run = try #require(
+      try runShell("sh", ["-c"], script: "groff -man -Tutf8 -ww '\(path)' 2>&1 >/dev/null"))
+    #expect(run.status == 0)
+    #expect(run.output.isEmpty, "groff warned: \(run.output)")
+  }
+}
