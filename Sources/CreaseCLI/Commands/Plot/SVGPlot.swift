@@ -2,48 +2,59 @@ import Crease
 
 /// Draws a trace and its cues as SVG: the hinge angle over time with its boundaries and status
 /// bands, hinge cues as markers, and a capture lane with gaps, masks and camera decisions.
+///
+/// Linear in the trace's length and bounded in output: the angle is decimated to the lowest and
+/// highest sample per pixel column (``AngleDecimation``), and markers of one kind that would
+/// overlap are merged (``PlotMarks``).
 struct SVGPlot {
-  let samples: [(t: Nanoseconds, degrees: Double)]
-  let cues: [Cue]
-  let configuration: Configuration
-  let title: String
+  typealias Sample = (t: Nanoseconds, degrees: Double)
 
   static let width = 1200.0
-  static let plotLeft = 70.0
+  static let height = 560.0
+  static let plotLeft = 80.0
   static let plotRight = 1170.0
   static let angleTop = 50.0
   static let angleBottom = 370.0
-  static let laneTop = 400.0
-  static let laneBottom = 450.0
-  static let height = 520.0
+  static let laneTop = 390.0
+  static let laneBottom = 440.0
 
-  private var start: Nanoseconds {
-    min(samples.first?.t ?? .max, cues.first?.t ?? .max, cues.first?.since ?? .max)
-  }
-  private var end: Nanoseconds {
-    max(samples.last?.t ?? .zero, cues.last?.t ?? .zero, start + .milliseconds(1))
-  }
-  private var maximumAngle: Double { max(180, (samples.map(\.degrees).max() ?? 0).rounded(.up)) }
+  private let samples: ArraySlice<Sample>
+  private let cues: [Cue]
+  private let configuration: Configuration
+  private let title: String
+  private let scale: PlotScale
 
-  private func x(_ t: Nanoseconds) -> Double {
-    // In doubles: a trace may span the whole Int64 range, or a single instant at its end.
-    let span = max(Double(end.rawValue) - Double(start.rawValue), 1)
-    return Self.plotLeft + (Double(t.rawValue) - Double(start.rawValue)) / span
-      * (Self.plotRight - Self.plotLeft)
+  /// A plot of `samples` and `cues` (both in time order), of the whole trace or of `window`
+  /// (seconds from the trace's first instant).
+  init(
+    samples: [Sample], cues: [Cue], configuration: Configuration, title: String,
+    window: (from: Double?, to: Double?) = (nil, nil)
+  ) {
+    let first = min(samples.first?.t ?? .max, cues.first?.t ?? .max, cues.first?.since ?? .max)
+    let origin = first == .max ? .zero : first
+    let last = max(samples.last?.t ?? origin, cues.last?.t ?? origin)
+    let start = window.from.map { origin + Nanoseconds(rounding: $0 * 1e9) } ?? origin
+    let end = max(
+      window.to.map { origin + Nanoseconds(rounding: $0 * 1e9) } ?? last, start + .milliseconds(1))
+    let lower = samples.partitioningIndex { $0.t >= start }
+    let upper = samples.partitioningIndex { $0.t > end }
+    self.samples = samples[lower..<max(lower, upper)]
+    self.cues = cues
+    self.configuration = configuration
+    self.scale = PlotScale(
+      origin: origin, start: start, end: end,
+      maximumAngle: max(180, (self.samples.lazy.map(\.degrees).max() ?? 0).rounded(.up)),
+      left: Self.plotLeft, right: Self.plotRight, top: Self.angleTop, bottom: Self.angleBottom)
+    let shown =
+      window == (nil, nil)
+      ? ""
+      : " (\(PlotScale.fixed(scale.seconds(start), decimals: 3)) s to \(PlotScale.fixed(scale.seconds(end), decimals: 3)) s)"
+    self.title = title + shown
   }
 
-  /// A step of 1, 2 or 5 times a power of ten, at least `raw`: ticks and grid lines stay few
-  /// (about `extent / raw`) whatever the values.
-  static func niceStep(atLeast raw: Double) -> Double {
-    guard raw.isFinite, raw > 0 else { return 1 }
-    var power = 1.0
-    while power * 10 <= raw { power *= 10 }
-    while power > raw { power /= 10 }
-    return [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= raw } ?? power * 10
-  }
-
-  private func y(_ degrees: Double) -> Double {
-    Self.angleBottom - max(0, min(degrees, maximumAngle)) / maximumAngle * (Self.angleBottom - Self.angleTop)
+  /// The cues that take effect inside the window.
+  private var visibleCues: some Sequence<Cue> {
+    cues.lazy.filter { $0.t >= scale.start && $0.t <= scale.end }
   }
 
   /// The whole picture.
@@ -51,25 +62,28 @@ struct SVGPlot {
     var parts: [String] = [
       ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(n(Self.width))" height="\##(n(Self.height))" font-family="sans-serif" font-size="11">"##,
       ##"<rect width="100%" height="100%" fill="white"/>"##,
-      ##"<text x="\##(n(Self.plotLeft))" y="24" font-size="15">\##(escape(title))</text>"##,
+      ##"<text x="\##(n(Self.plotLeft))" y="24" font-size="15">\##(Self.escape(title))</text>"##,
     ]
     parts += statusBands() + grid() + boundaries()
-    parts.append(angleLine())
+    parts += angle()
     parts += hingeMarkers() + captureLane() + legend()
     parts.append("</svg>")
     return parts.joined(separator: "\n") + "\n"
   }
 
+  // MARK: Background
+
+  /// The committed status over time, from every cue (also those before the window), clipped
+  /// to the window.
   private func statusBands() -> [String] {
     var bands: [String] = []
-    var current: (status: HingeStatus?, from: Nanoseconds) = (nil, start)
+    var current: (status: HingeStatus?, from: Nanoseconds) = (nil, scale.start)
     func close(at t: Nanoseconds) {
-      guard let status = current.status, t > current.from else { return }
-      let fill = [
-        "closed": "#e6e6e6", "partiallyOpen": "#dbeafe", "fullyOpen": "#dcfce7", "unknown": "#fef9c3",
-      ][status.name]!
+      let from = max(current.from, scale.start)
+      let to = min(t, scale.end)
+      guard let status = current.status, to > from else { return }
       bands.append(
-        ##"<rect x="\##(n(x(current.from)))" y="\##(n(Self.angleTop))" width="\##(n(x(t) - x(current.from)))" height="\##(n(Self.angleBottom - Self.angleTop))" fill="\##(fill)"/>"##
+        ##"<rect x="\##(n(scale.x(from)))" y="\##(n(Self.angleTop))" width="\##(n(scale.x(to) - scale.x(from)))" height="\##(n(Self.angleBottom - Self.angleTop))" fill="\##(Self.bandFill(status))"/>"##
       )
     }
     for cue in cues {
@@ -84,140 +98,286 @@ struct SVGPlot {
       close(at: cue.t)
       current = (status, cue.t)
     }
-    close(at: end)
+    close(at: scale.end)
     return bands
   }
 
+  private static func bandFill(_ status: HingeStatus) -> String {
+    switch status {
+    case .closed: "#e6e6e6"
+    case .partiallyOpen: "#dbeafe"
+    case .fullyOpen: "#dcfce7"
+    case .unknown: "#fef9c3"
+    }
+  }
+
+  /// Grid lines, tick labels and the axis titles with their units.
   private func grid() -> [String] {
     var lines: [String] = []
-    // 30° lines for the usual 0–360°; for larger angles about six lines.
-    let angleStep = maximumAngle <= 360 ? 30 : Self.niceStep(atLeast: maximumAngle / 6)
-    for degrees in stride(from: 0.0, through: maximumAngle, by: angleStep) {
+    for degrees in scale.angleTicks {
       lines.append(
-        ##"<line x1="\##(n(Self.plotLeft))" y1="\##(n(y(degrees)))" x2="\##(n(Self.plotRight))" y2="\##(n(y(degrees)))" stroke="#cccccc" stroke-width="0.5"/>"##
+        ##"<line x1="\##(n(Self.plotLeft))" y1="\##(n(scale.y(degrees)))" x2="\##(n(Self.plotRight))" y2="\##(n(scale.y(degrees)))" stroke="#cccccc" stroke-width="0.5"/>"##
       )
       lines.append(
-        ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n(y(degrees) + 4))" text-anchor="end">\##(n(degrees))°</text>"##
+        ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n(scale.y(degrees) + 4))" text-anchor="end">\##(PlotScale.fixed(degrees, decimals: 0))°</text>"##
       )
     }
-    let seconds = (Double(end.rawValue) - Double(start.rawValue)) / 1e9
-    let step =
-      [0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 300, 600, 1800, 3600].first { seconds / $0 <= 12 }
-      ?? Self.niceStep(atLeast: seconds / 12)
-    for tick in stride(from: 0.0, through: seconds, by: step) {
-      let position = x(start + Nanoseconds(rounding: tick * 1e9))
+    for tick in scale.timeTicks {
+      let position = n(scale.x(tick.t))
       lines.append(
-        ##"<line x1="\##(n(position))" y1="\##(n(Self.angleBottom))" x2="\##(n(position))" y2="\##(n(Self.laneBottom))" stroke="#cccccc" stroke-width="0.5"/>"##
+        ##"<line x1="\##(position)" y1="\##(n(Self.angleTop))" x2="\##(position)" y2="\##(n(Self.laneBottom))" stroke="#cccccc" stroke-width="0.5"/>"##
       )
       lines.append(
-        ##"<text x="\##(n(position))" y="\##(n(Self.laneBottom + 16))" text-anchor="middle">\##(n(tick)) s</text>"##
+        ##"<text x="\##(position)" y="\##(n(Self.laneBottom + 16))" text-anchor="middle">\##(tick.label)</text>"##
       )
     }
-    lines.append(
-      ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n((Self.laneTop + Self.laneBottom) / 2 + 4))" text-anchor="end">camera</text>"##
-    )
+    let middle = (Self.angleTop + Self.angleBottom) / 2
+    lines += [
+      ##"<text x="20" y="\##(n(middle))" text-anchor="middle" transform="rotate(-90 20 \##(n(middle)))">hinge angle (°)</text>"##,
+      ##"<text x="\##(n((Self.plotLeft + Self.plotRight) / 2))" y="\##(n(Self.laneBottom + 34))" text-anchor="middle">trace time (s since the trace's first event)</text>"##,
+      ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n((Self.laneTop + Self.laneBottom) / 2 + 4))" text-anchor="end">camera</text>"##,
+    ]
     return lines
   }
 
+  /// Each boundary's pair of dashed lines, named inside the plot at the right.
   private func boundaries() -> [String] {
     configuration.hinge.boundaries.flatMap { boundary in
       [boundary.below, boundary.above].map { degrees in
-        ##"<line x1="\##(n(Self.plotLeft))" y1="\##(n(y(degrees)))" x2="\##(n(Self.plotRight))" y2="\##(n(y(degrees)))" stroke="#9333ea" stroke-width="0.8" stroke-dasharray="6 4"/>"##
+        ##"<line x1="\##(n(Self.plotLeft))" y1="\##(n(scale.y(degrees)))" x2="\##(n(Self.plotRight))" y2="\##(n(scale.y(degrees)))" stroke="#9333ea" stroke-width="0.8" stroke-dasharray="6 4"/>"##
       } + [
-        ##"<text x="\##(n(Self.plotRight + 4))" y="\##(n(y(boundary.above) + 4))" fill="#9333ea">\##(escape(boundary.name))</text>"##
+        ##"<text x="\##(n(Self.plotRight - 4))" y="\##(n(scale.y(boundary.above) - 4))" text-anchor="end" fill="#9333ea">\##(Self.escape(boundary.name)) (\##(number(boundary.below))–\##(number(boundary.above))°)</text>"##
       ]
     }
   }
 
-  private func angleLine() -> String {
-    var points = ""
-    points.reserveCapacity(samples.count * 16)
-    for sample in samples { points += "\(n(x(sample.t))),\(n(y(sample.degrees))) " }
-    return ##"<polyline fill="none" stroke="#1d4ed8" stroke-width="1.2" points="\##(points)"/>"##
+  // MARK: The angle
+
+  /// The decimated angle line, and under it an invisible strip per pixel column whose tooltip
+  /// gives the time and the angle (or its range) there.
+  private func angle() -> [String] {
+    let points = AngleDecimation.points(samples, on: scale)
+    var line = ""
+    line.reserveCapacity(points.count * 16)
+    for point in points { line += "\(n(scale.x(point.t))),\(n(scale.y(point.degrees))) " }
+    var strips: [String] = []
+    var index = points.startIndex
+    while index < points.endIndex {
+      let column = scale.column(points[index].t)
+      var end = index
+      while end < points.endIndex && scale.column(points[end].t) == column { end += 1 }
+      let degrees = points[index..<end].map(\.degrees)
+      let low = degrees.min()!
+      let high = degrees.max()!
+      let range = low == high ? "\(number(low))°" : "\(number(low))° to \(number(high))°"
+      strips.append(
+        ##"<rect x="\##(n(Self.plotLeft + Double(column)))" y="\##(n(Self.angleTop))" width="1" height="\##(n(Self.angleBottom - Self.angleTop))" fill="transparent"><title>\##(seconds(points[index].t)) s: \##(range)</title></rect>"##
+      )
+      index = end
+    }
+    return strips + [##"<polyline fill="none" stroke="#1d4ed8" stroke-width="1.2" points="\##(line)"/>"##]
   }
 
+  // MARK: Markers
+
+  /// Motion, settle, threshold and mark cues, each kind merged where it would overlap.
   private func hingeMarkers() -> [String] {
-    cues.compactMap { cue -> String? in
-      let position = n(x(cue.t))
+    var opening = PlotMarks()
+    var closing = PlotMarks()
+    var settled = PlotMarks()
+    var thresholds = PlotMarks()
+    var marks = PlotMarks()
+    for cue in visibleCues {
+      let x = scale.x(cue.t)
+      let at = seconds(cue.t)
       switch cue.kind {
       case .hingeMotion(let phase, let degrees):
-        let tip = y(degrees) + (phase == .opening ? -7 : 7)
-        return
-          ##"<path d="M\##(position),\##(n(tip)) l-5,\##(phase == .opening ? 9 : -9) h10 z" fill="#ea580c"><title>hinge.motion \##(phase.rawValue)</title></path>"##
+        let tooltip = "hinge.motion \(phase.rawValue) at \(at) s, \(number(degrees))°"
+        if phase == .opening {
+          opening.add(from: x, to: x, y: scale.y(degrees), seconds: scale.seconds(cue.t), title: tooltip)
+        } else {
+          closing.add(from: x, to: x, y: scale.y(degrees), seconds: scale.seconds(cue.t), title: tooltip)
+        }
       case .hingeSettled(let degrees, let zone):
-        return
-          ##"<circle cx="\##(position)" cy="\##(n(y(degrees)))" r="4.5" fill="#16a34a"><title>hinge.settled \##(zone.rawValue)</title></circle>"##
+        settled.add(
+          from: x, to: x, y: scale.y(degrees), seconds: scale.seconds(cue.t),
+          title: "hinge.settled \(zone.rawValue) at \(at) s, \(number(degrees))°")
       case .hingeThreshold(let boundary, let side, let degrees, _):
-        return
-          ##"<rect x="\##(n(x(cue.t) - 4))" y="\##(n(y(degrees) - 4))" width="8" height="8" transform="rotate(45 \##(position) \##(n(y(degrees))))" fill="#9333ea"><title>hinge.threshold \##(escape(boundary)) \##(side.rawValue)</title></rect>"##
+        thresholds.add(
+          from: x, to: x, y: scale.y(degrees), seconds: scale.seconds(cue.t),
+          title: "hinge.threshold \(boundary) \(side.rawValue) at \(at) s, \(number(degrees))°")
       case .mark(let label):
-        return
-          ##"<line x1="\##(position)" y1="\##(n(Self.angleTop))" x2="\##(position)" y2="\##(n(Self.laneBottom))" stroke="#6b7280" stroke-dasharray="2 3"/><text x="\##(n(x(cue.t) + 3))" y="\##(n(Self.angleTop + 12))" fill="#374151">\##(escape(label))</text>"##
+        marks.add(from: x, to: x, y: 0, seconds: scale.seconds(cue.t), title: label)
       default:
-        return nil
+        continue
+      }
+    }
+    return markLines(marks.marks) + opening.marks.map { Self.shape(.opening, at: $0) }
+      + closing.marks.map { Self.shape(.closing, at: $0) }
+      + settled.marks.map { Self.shape(.settled, at: $0) }
+      + thresholds.marks.map { Self.shape(.threshold, at: $0) }
+  }
+
+  /// Marks: a dotted line over both lanes with its tooltip, and its label where the previous
+  /// label leaves room (kept inside the plot near the right edge).
+  private func markLines(_ marks: [PlotMarks.Mark]) -> [String] {
+    var labelledUpTo = -Double.infinity
+    return marks.map { mark in
+      let x = n(mark.from)
+      var line =
+        ##"<line x1="\##(x)" y1="\##(n(Self.angleTop))" x2="\##(x)" y2="\##(n(Self.laneBottom))" stroke="#6b7280" stroke-dasharray="2 3"><title>\##(Self.escape(mark.tooltip))</title></line>"##
+      let labelWidth = 6.2 * Double(mark.title.count)
+      let nearRight = mark.from + 3 + labelWidth > Self.plotRight
+      let labelStart = nearRight ? mark.from - 3 - labelWidth : mark.from + 3
+      if labelStart > labelledUpTo + 8 {
+        line +=
+          ##"<text x="\##(n(nearRight ? mark.from - 3 : mark.from + 3))" y="\##(n(Self.angleTop + 12))" text-anchor="\##(nearRight ? "end" : "start")" fill="#374151">\##(Self.escape(mark.title))</text>"##
+        labelledUpTo = labelStart + labelWidth
+      }
+      return line
+    }
+  }
+
+  /// The marker shapes, shared by the plot and its legend.
+  enum Shape {
+    case opening, closing, settled, threshold, stall
+
+    var fill: String {
+      switch self {
+      case .opening, .closing: "#ea580c"
+      case .settled: "#16a34a"
+      case .threshold: "#9333ea"
+      case .stall: "#7f1d1d"
+      }
+    }
+
+    /// The shape's outline centred on (`x`, `y`).
+    func path(x: Double, y: Double) -> String {
+      switch self {
+      case .opening: "M\(n(x)),\(n(y - 5)) l5,9 h-10 z"
+      case .closing: "M\(n(x)),\(n(y + 5)) l5,-9 h-10 z"
+      case .settled: "M\(n(x - 4.5)),\(n(y)) a4.5,4.5 0 1,0 9,0 a4.5,4.5 0 1,0 -9,0 z"
+      case .threshold: "M\(n(x)),\(n(y - 5.5)) l5.5,5.5 l-5.5,5.5 l-5.5,-5.5 z"
+      case .stall: "M\(n(x - 3.5)),\(n(y)) a3.5,3.5 0 1,0 7,0 a3.5,3.5 0 1,0 -7,0 z"
       }
     }
   }
 
+  private static func shape(_ shape: Shape, at mark: PlotMarks.Mark) -> String {
+    ##"<path d="\##(shape.path(x: mark.from, y: mark.y))" fill="\##(shape.fill)" stroke="white" stroke-width="0.6"><title>\##(Self.escape(mark.tooltip))</title></path>"##
+  }
+
+  // MARK: The capture lane
+
+  /// Masks and gaps as slices first, then stalls and mirroring decisions above them, so no
+  /// marker hides under a slice.
   private func captureLane() -> [String] {
-    var items = [
-      ##"<rect x="\##(n(Self.plotLeft))" y="\##(n(Self.laneTop))" width="\##(n(Self.plotRight - Self.plotLeft))" height="\##(n(Self.laneBottom - Self.laneTop))" fill="#f9fafb" stroke="#d1d5db"/>"##
-    ]
+    var masks = PlotMarks()
+    var gaps = PlotMarks()
+    var stalls = PlotMarks()
+    var mirroring = PlotMarks()
     var maskStart: [StreamName: Nanoseconds] = [:]
-    for cue in cues {
+    for cue in cues where cue.t >= scale.start {
       switch cue.kind {
       case .cameraMask(let stream, true, _):
         maskStart[stream] = cue.t
       case .cameraMask(let stream, false, _):
-        guard let from = maskStart.removeValue(forKey: stream) else { continue }
-        items.append(
-          ##"<rect x="\##(n(x(from)))" y="\##(n(Self.laneTop + 4))" width="\##(n(max(1, x(cue.t) - x(from))))" height="14" fill="#fdba74"><title>camera.mask \##(escape(stream.rawValue))</title></rect>"##
-        )
-      case .cameraGap(let stream, _, _, let missing, let cause, _):
-        items.append(
-          ##"<rect x="\##(n(x(cue.since)))" y="\##(n(Self.laneTop + 22))" width="\##(n(max(1.5, x(cue.t) - x(cue.since))))" height="14" fill="#dc2626"><title>camera.gap \##(escape(stream.rawValue)) \##(missing) missing, \##(cause.rawValue)</title></rect>"##
-        )
-      case .cameraMirroring(_, let camera, let mirrored, _):
-        items.append(
-          ##"<line x1="\##(n(x(cue.t)))" y1="\##(n(Self.laneTop + 38))" x2="\##(n(x(cue.t)))" y2="\##(n(Self.laneBottom))" stroke="#0891b2" stroke-width="2"><title>camera.mirroring \##(camera.name) \##(mirrored)</title></line>"##
-        )
-      case .cameraStall:
-        items.append(
-          ##"<circle cx="\##(n(x(cue.t)))" cy="\##(n(Self.laneTop + 29))" r="3" fill="#7f1d1d"><title>camera.stall</title></circle>"##
-        )
+        guard let from = maskStart.removeValue(forKey: stream), from <= scale.end else { continue }
+        masks.add(
+          from: scale.x(from), to: max(scale.x(from) + 1, scale.x(min(cue.t, scale.end))), y: 0,
+          seconds: scale.seconds(cue.t),
+          title: "camera.mask \(stream.rawValue) from \(seconds(from)) s to \(seconds(cue.t)) s")
+      case .cameraGap(let stream, _, _, let missing, let cause, let reason) where cue.t <= scale.end:
+        let from = max(cue.since, scale.start)
+        gaps.add(
+          from: scale.x(from), to: max(scale.x(from) + 1.5, scale.x(cue.t)), y: 0,
+          seconds: scale.seconds(cue.t),
+          title:
+            "camera.gap \(stream.rawValue): \(missing) missing from \(seconds(cue.since)) s to \(seconds(cue.t)) s, "
+            + cause.rawValue + (reason.map { " (\($0.name))" } ?? ""))
+      case .cameraStall(let stream) where cue.t <= scale.end:
+        stalls.add(
+          from: scale.x(cue.t), to: scale.x(cue.t), y: Self.laneTop + 29, seconds: scale.seconds(cue.t),
+          title: "camera.stall \(stream.rawValue) at \(seconds(cue.t)) s")
+      case .cameraMirroring(let stream, let camera, let mirrored, let basis) where cue.t <= scale.end:
+        mirroring.add(
+          from: scale.x(cue.t), to: scale.x(cue.t), y: 0, seconds: scale.seconds(cue.t),
+          title:
+            "camera.mirroring \(stream.rawValue) at \(seconds(cue.t)) s: \(camera.name) "
+            + (mirrored ? "mirrored" : "not mirrored") + " (\(basis.rawValue))")
       default:
         continue
+      }
+    }
+    var items = [
+      ##"<rect x="\##(n(Self.plotLeft))" y="\##(n(Self.laneTop))" width="\##(n(Self.plotRight - Self.plotLeft))" height="\##(n(Self.laneBottom - Self.laneTop))" fill="#f9fafb" stroke="#d1d5db"/>"##
+    ]
+    items += masks.marks.map { slice($0, y: Self.laneTop + 4, fill: "#fdba74") }
+    items += gaps.marks.map { slice($0, y: Self.laneTop + 22, fill: "#dc2626") }
+    items += mirroring.marks.map { mark in
+      ##"<line x1="\##(n(mark.from))" y1="\##(n(Self.laneTop + 38))" x2="\##(n(mark.from))" y2="\##(n(Self.laneBottom))" stroke="#0891b2" stroke-width="2"><title>\##(Self.escape(mark.tooltip))</title></line>"##
+    }
+    items += stalls.marks.map { Self.shape(.stall, at: $0) }
+    return items
+  }
+
+  private func slice(_ mark: PlotMarks.Mark, y: Double, fill: String) -> String {
+    ##"<rect x="\##(n(mark.from))" y="\##(n(y))" width="\##(n(mark.to - mark.from))" height="14" fill="\##(fill)"><title>\##(Self.escape(mark.tooltip))</title></rect>"##
+  }
+
+  // MARK: Legend
+
+  /// Every element with a swatch in its own shape, on two rows under the plot.
+  private func legend() -> [String] {
+    typealias Entry = (swatch: (Double, Double) -> String, label: String)
+    func line(_ color: String, dash: String? = nil, width: Double = 1.5) -> (Double, Double) -> String {
+      { x, y in
+        ##"<line x1="\##(n(x))" y1="\##(n(y))" x2="\##(n(x + 14))" y2="\##(n(y))" stroke="\##(color)" stroke-width="\##(n(width))"\##(dash.map { " stroke-dasharray=\"\($0)\"" } ?? "")/>"##
+      }
+    }
+    func box(_ color: String) -> (Double, Double) -> String {
+      { x, y in ##"<rect x="\##(n(x))" y="\##(n(y - 5))" width="14" height="10" fill="\##(color)"/>"## }
+    }
+    func marker(_ shape: Shape) -> (Double, Double) -> String {
+      { x, y in ##"<path d="\##(shape.path(x: x + 7, y: y))" fill="\##(shape.fill)"/>"## }
+    }
+    let rows: [[Entry]] = [
+      [
+        (line("#1d4ed8"), "angle"), (line("#9333ea", dash: "6 4", width: 1), "boundary"),
+        (marker(.threshold), "threshold"), (marker(.opening), "opening"), (marker(.closing), "closing"),
+        (marker(.settled), "settled"), (line("#6b7280", dash: "2 3", width: 1), "mark"),
+        (box("#e6e6e6"), "closed"), (box("#dbeafe"), "partly open"), (box("#dcfce7"), "fully open"),
+      ],
+      [
+        (box("#fdba74"), "preview mask"), (box("#dc2626"), "frame gap"), (marker(.stall), "stall"),
+        (line("#0891b2", width: 2), "mirroring decision"),
+      ],
+    ]
+    var items: [String] = []
+    for (row, entries) in rows.enumerated() {
+      var left = Self.plotLeft
+      let y = Self.height - 58 + 20 * Double(row)
+      for entry in entries {
+        items.append(
+          entry.swatch(left, y) + ##"<text x="\##(n(left + 19))" y="\##(n(y + 4))">\##(entry.label)</text>"##)
+        left += 34 + 6.2 * Double(entry.label.count)
       }
     }
     return items
   }
 
-  private func legend() -> [String] {
-    let entries = [
-      ("#1d4ed8", "angle"), ("#9333ea", "boundary, threshold"), ("#ea580c", "motion"), ("#16a34a", "settled"),
-      ("#fdba74", "mask"), ("#dc2626", "gap"), ("#0891b2", "mirroring"), ("#e6e6e6", "closed"),
-      ("#dbeafe", "partly open"), ("#dcfce7", "fully open"),
-    ]
-    var left = Self.plotLeft
-    return entries.map { entry in
-      defer { left += 30 + 6.5 * Double(entry.1.count) }
-      return
-        ##"<rect x="\##(n(left))" y="\##(n(Self.height - 22))" width="10" height="10" fill="\##(entry.0)"/><text x="\##(n(left + 14))" y="\##(n(Self.height - 13))">\##(entry.1)</text>"##
-    }
+  // MARK: Numbers and text
+
+  /// Seconds since the trace's first event, with milliseconds.
+  private func seconds(_ t: Nanoseconds) -> String { PlotScale.fixed(scale.seconds(t), decimals: 3) }
+
+  /// An angle with at most one decimal.
+  private func number(_ degrees: Double) -> String {
+    let text = PlotScale.fixed(degrees, decimals: 1)
+    return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
   }
 
-  /// A coordinate with at most two decimals, the same on every machine.
-  private func n(_ value: Double) -> String {
-    // Clamped far outside the canvas, so no value can overflow the conversion.
-    let hundredths = Int64((min(max(value, -1e12), 1e12) * 100).rounded())
-    let sign = hundredths < 0 ? "-" : ""
-    let magnitude = hundredths.magnitude
-    let fraction = magnitude % 100
-    return fraction == 0
-      ? "\(sign)\(magnitude / 100)" : "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-  }
-
-  private func escape(_ text: String) -> String {
+  private static func escape(_ text: String) -> String {
     var escaped = ""
     for character in text {
       switch character {
@@ -229,5 +389,37 @@ struct SVGPlot {
       }
     }
     return escaped
+  }
+}
+
+/// A coordinate with at most two decimals, the same on every machine.
+private func n(_ value: Double) -> String {
+  // Clamped far outside the canvas, so no value can overflow the conversion.
+  let hundredths = Int64((min(max(value, -1e12), 1e12) * 100).rounded())
+  let sign = hundredths < 0 ? "-" : ""
+  let magnitude = hundredths.magnitude
+  let fraction = magnitude % 100
+  return fraction == 0
+    ? "\(sign)\(magnitude / 100)" : "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}
+
+extension Collection {
+  /// The first index whose element satisfies `belongs`, for a predicate false then true along
+  /// the collection (a binary search).
+  /// - Complexity: O(log *n*).
+  fileprivate func partitioningIndex(where belongs: (Element) -> Bool) -> Index {
+    var low = startIndex
+    var count = self.count
+    while count > 0 {
+      let half = count / 2
+      let middle = index(low, offsetBy: half)
+      if belongs(self[middle]) {
+        count = half
+      } else {
+        low = index(after: middle)
+        count -= half + 1
+      }
+    }
+    return low
   }
 }

@@ -1,0 +1,93 @@
+import Crease
+
+/// Where trace time and angles land on the canvas, and the ticks that label them.
+struct PlotScale {
+  /// The first instant of the trace: tick labels and `--from`/`--to` count seconds from it.
+  let origin: Nanoseconds
+  /// The window drawn.
+  let start: Nanoseconds
+  let end: Nanoseconds
+  /// The top of the angle axis, in degrees (at least 180).
+  let maximumAngle: Double
+  let left: Double
+  let right: Double
+  let top: Double
+  let bottom: Double
+
+  /// The horizontal position of `t` (outside the window, outside the plot).
+  func x(_ t: Nanoseconds) -> Double {
+    // In doubles: a trace may span the whole Int64 range, or a single instant.
+    let span = max(Double(end.rawValue) - Double(start.rawValue), 1)
+    return left + (Double(t.rawValue) - Double(start.rawValue)) / span * (right - left)
+  }
+
+  /// The vertical position of an angle, clamped to the axis.
+  func y(_ degrees: Double) -> Double {
+    bottom - max(0, min(degrees, maximumAngle)) / maximumAngle * (bottom - top)
+  }
+
+  /// The pixel column of `t`, from 0 to `columns - 1`.
+  func column(_ t: Nanoseconds) -> Int {
+    let columns = Int(right - left)
+    return max(0, min(columns - 1, Int((x(t) - left).rounded(.down))))
+  }
+
+  /// Seconds since the origin.
+  func seconds(_ t: Nanoseconds) -> Double { (Double(t.rawValue) - Double(origin.rawValue)) / 1e9 }
+
+  /// Time ticks: seconds since the origin at a round step, about a dozen across the window, all
+  /// printed with the decimals the step needs (`0.5 s, 1.0 s, 1.5 s`).
+  var timeTicks: [(t: Nanoseconds, label: String)] {
+    let first = seconds(start)
+    let last = seconds(end)
+    let step = Self.niceStep(atLeast: max(last - first, 1e-9) / 12)
+    let decimals = Self.decimals(of: step)
+    var ticks: [(Nanoseconds, String)] = []
+    var tick = (first / step).rounded(.up) * step
+    while tick <= last + step * 1e-9 {
+      ticks.append((origin + Nanoseconds(rounding: tick * 1e9), Self.fixed(tick, decimals: decimals) + " s"))
+      tick += step
+    }
+    return ticks
+  }
+
+  /// Angle ticks: every 30° up to 360°, about six above.
+  var angleTicks: [Double] {
+    let step = maximumAngle <= 360 ? 30 : Self.niceStep(atLeast: maximumAngle / 6)
+    return Array(stride(from: 0.0, through: maximumAngle, by: step))
+  }
+
+  /// A step of 1, 2 or 5 times a power of ten, at least `raw`: ticks and grid lines stay few
+  /// (about `extent / raw`) whatever the values.
+  static func niceStep(atLeast raw: Double) -> Double {
+    guard raw.isFinite, raw > 0 else { return 1 }
+    var power = 1.0
+    while power * 10 <= raw { power *= 10 }
+    while power > raw { power /= 10 }
+    return [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= raw } ?? power * 10
+  }
+
+  /// The decimals a step of 1, 2 or 5 times a power of ten needs: 0 from 1 up, 1 for 0.5.
+  static func decimals(of step: Double) -> Int {
+    var decimals = 0
+    var scaled = step
+    while scaled < 1 - 1e-9 && decimals < 9 {
+      scaled *= 10
+      decimals += 1
+    }
+    return decimals
+  }
+
+  /// `value` with exactly `decimals` decimals, rounded half away from zero.
+  static func fixed(_ value: Double, decimals: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (min(max(value, -1e15), 1e15) * scale).rounded(.toNearestOrAwayFromZero)
+    let magnitude = Int64(scaled.magnitude)
+    let sign = scaled < 0 && magnitude != 0 ? "-" : ""
+    guard decimals > 0 else { return sign + "\(magnitude)" }
+    let unit = Int64(scale)
+    let fraction = String(magnitude % unit)
+    return sign + "\(magnitude / unit)." + String(repeating: "0", count: decimals - fraction.count) + fraction
+  }
+}
