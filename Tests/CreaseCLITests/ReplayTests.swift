@@ -237,26 +237,105 @@ struct ChromeFormatTests {
     return try #require(object?["traceEvents"] as? [[String: Any]])
   }
 
-  @Test("the hinge angle is a counter track, cues are instants, masks and gaps are slices")
+  /// Checks the Trace Event Format's structure: known phases, times in µs with at most three
+  /// decimals, B/E balanced and nested per track, b/e paired by id, every process and track
+  /// used named by metadata.
+  func checkStructure(_ events: [[String: Any]]) throws {
+    var open: [String: [String]] = [:]
+    var asyncOpen: Set<Int> = []
+    var named: Set<String> = []
+    var used: Set<String> = []
+    for event in events {
+      let phase = try #require(event["ph"] as? String)
+      #expect(["B", "E", "X", "i", "C", "b", "e", "M"].contains(phase), "phase \(phase)")
+      let pid = try #require(event["pid"] as? Int)
+      if phase == "M" {
+        let name = try #require(event["name"] as? String)
+        let label = (event["args"] as? [String: Any])?["name"] as? String
+        if name == "process_name" { named.insert("\(pid)") }
+        if name == "thread_name" { named.insert("\(pid)/\(event["tid"]!)") }
+        #expect(["process_name", "process_sort_index", "thread_name"].contains(name))
+        #expect(label != nil || name == "process_sort_index")
+        continue
+      }
+      let ts = try #require(event["ts"] as? Double)
+      #expect(abs(ts * 1000 - (ts * 1000).rounded()) < 1e-3, "ts \(ts) is µs with ns decimals")
+      used.insert("\(pid)")
+      if phase != "C" { used.insert("\(pid)/\(event["tid"]!)") }
+      let track = "\(pid)/\(event["tid"] ?? "")"
+      switch phase {
+      case "B": open[track, default: []].append(event["name"] as! String)
+      case "E": #expect(open[track]?.popLast() != nil, "E without B on \(track)")
+      case "b": asyncOpen.insert(event["id"] as! Int)
+      case "e": #expect(asyncOpen.remove(event["id"] as! Int) != nil, "e without b")
+      default: break
+      }
+    }
+    let leftOpen = open.filter { !$0.value.isEmpty }
+    #expect(leftOpen.isEmpty, "slices left open: \(leftOpen)")
+    #expect(asyncOpen.isEmpty)
+    #expect(used.isSubset(of: named), "unnamed: \(used.subtracting(named))")
+  }
+
+  @Test("the Trace Event Format's structure holds for every bundled trace")
+  func structure() throws {
+    for name in [
+      "every-kind", "fold-while-recording", "dropped-frames", "synth-day", "bad-lines", "disorder",
+    ] {
+      try checkStructure(try events("replay", "-f", "chrome", tracePath("\(name).jsonl")))
+    }
+  }
+
+  @Test("tracks: hinge angle and progress counters, status slices, masks and gaps, instants, latency")
   func tracks() throws {
     let events = try events("replay", "-f", "chrome", tracePath("fold-while-recording.jsonl"))
     let hingeLines = contents(of: tracePath("fold-while-recording.jsonl"))!.split(separator: "\n")
       .filter { $0.contains(#""kind":"hinge""#) }
-    let phases = events.map { $0["ph"] as! String }
-    #expect(phases.filter { $0 == "C" }.count == hingeLines.count)
-    #expect(phases.filter { $0 == "B" }.count == phases.filter { $0 == "E" }.count)
-    #expect(phases.contains("B"))
+    let counters = events.filter { $0["ph"] as? String == "C" }
+    #expect(counters.filter { $0["name"] as? String == "hinge angle" }.count == hingeLines.count)
+    let jsonl = CreaseRun("replay", tracePath("fold-while-recording.jsonl")).output.split(separator: "\n")
+    let progress = jsonl.filter { $0.contains(#""cue":"hinge.progress""#) }
+    #expect(counters.filter { $0["name"] as? String == "hinge.progress" }.count == progress.count)
+    let statuses = events.filter { $0["ph"] as? String == "B" && $0["tid"] as? Int == 2 }.map {
+      $0["name"] as! String
+    }
+    #expect(statuses == ["closed", "partiallyOpen", "fullyOpen"])
     let gap = try #require(events.first { $0["ph"] as? String == "X" })
     #expect(gap["name"] as? String == "gap video")
-    #expect((gap["args"] as? [String: Any])?["cause"] as? String == "cameraSwitch")
-    let jsonl = CreaseRun("replay", tracePath("fold-while-recording.jsonl")).output.split(separator: "\n")
-    let slices = jsonl.filter { $0.contains(#""cue":"camera.mask""#) || $0.contains(#""cue":"camera.gap""#) }
-    #expect(phases.filter { $0 == "i" }.count == jsonl.count - slices.count, "every other cue is an instant")
+    let arguments = try #require(gap["args"] as? [String: Any])
+    #expect(arguments["cause"] as? String == "cameraSwitch")
+    let gapCue = try #require(jsonl.first { $0.contains("camera.gap") })
+    #expect(gapCue.contains(#""since":\#(Int((arguments["since"] as! Double) * 1000))"#), "since in µs")
+    let delayed = jsonl.filter { line in
+      let fields = line.split(separator: ",")
+      return fields[0].dropFirst(5) != fields[1].dropFirst(8)
+    }
+    #expect(
+      events.filter { $0["ph"] as? String == "b" }.count == delayed.count, "a latency slice per delayed cue")
+  }
+
+  @Test("merged traces stay apart: a process per trace, named by its file")
+  func processPerTrace() throws {
+    let events = try events(
+      "replay", "-f", "chrome", tracePath("open-close.jsonl"), tracePath("synth-dropped-frames.jsonl"))
+    try checkStructure(events)
+    let names = events.filter { $0["name"] as? String == "process_name" }
+      .map { (($0["pid"] as! Int), ($0["args"] as! [String: Any])["name"] as! String) }
+    #expect(names.map(\.0) == [1, 2])
+    #expect(names[0].1.hasSuffix("open-close.jsonl"))
+    #expect(names[1].1.hasSuffix("synth-dropped-frames.jsonl"))
+    let gaps = events.filter { $0["ph"] as? String == "X" }
+    #expect(!gaps.isEmpty)
+    #expect(gaps.allSatisfy { $0["pid"] as? Int == 2 }, "the camera trace's gaps are its own")
+    let angles = events.filter { $0["name"] as? String == "hinge angle" }
+    #expect(Set(angles.map { $0["pid"] as! Int }) == [1], "only the hinge trace has hinge deliveries")
+    let statuses = events.filter { $0["ph"] as? String == "B" && $0["tid"] as? Int == 2 }
+    #expect(!statuses.isEmpty && statuses.allSatisfy { $0["pid"] as? Int == 1 })
   }
 
   @Test("the output stays valid JSON when --strict stops early, and is the same every run")
   func strictAndDeterministic() throws {
-    _ = try events("replay", "-f", "chrome", "--strict", tracePath("bad-lines.jsonl"))
+    try checkStructure(try events("replay", "-f", "chrome", "--strict", tracePath("bad-lines.jsonl")))
     let first = CreaseRun("replay", "-f", "chrome", tracePath("every-kind.jsonl")).output
     #expect(CreaseRun("replay", "-f", "chrome", tracePath("every-kind.jsonl")).output == first)
   }

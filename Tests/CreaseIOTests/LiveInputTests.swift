@@ -152,21 +152,41 @@ struct ProgressReporterTests {
     let clock = ManualClock()
     let sink = MemorySink()
     let progress = ProgressReporter(sink: sink, total: 1000, clock: clock)
-    try progress.update(done: 100)
+    try progress.update(done: 100, traceTime: .zero)
     #expect(sink.text.isEmpty)
     clock.advance(by: .milliseconds(1000))
-    try progress.update(done: 420)
-    try progress.update(done: 421)
-    try progress.update(done: 1000)
+    try progress.update(done: 420, traceTime: .zero)
+    try progress.update(done: 421, traceTime: .zero)
+    try progress.update(done: 1000, traceTime: .zero)
     try progress.finish()
-    #expect(sink.text == "\rcrease: 42%\rcrease: 100%\r\u{1B}[K")
+    #expect(sink.text == "\rcrease: 42%\u{1B}[K\rcrease: 100%\u{1B}[K\r\u{1B}[K")
+  }
+
+  @Test("a paced replay shows trace time against the trace's length, redrawn at most 4 times a second")
+  func pacedProgress() throws {
+    let clock = ManualClock()
+    let sink = MemorySink()
+    let progress = ProgressReporter(sink: sink, total: 1000, measure: .traceTime, clock: clock)
+    clock.advance(by: .milliseconds(1000))
+    try progress.update(done: 250, traceTime: .milliseconds(15_000))
+    clock.advance(by: .milliseconds(100))
+    try progress.update(done: 300, traceTime: .milliseconds(18_000))
+    clock.advance(by: .milliseconds(200))
+    try progress.update(done: 500, traceTime: .milliseconds(30_050))
+    #expect(
+      sink.text == "\rcrease: 15.0 s of ~60.0 s of trace\u{1B}[K\rcrease: 30.0 s of ~60.1 s of trace\u{1B}[K")
+    let unknownLength = MemorySink()
+    let live = ProgressReporter(sink: unknownLength, total: nil, measure: .traceTime, clock: clock)
+    clock.advance(by: .milliseconds(1000))
+    try live.update(done: 10, traceTime: .milliseconds(2_500))
+    #expect(unknownLength.text == "\rcrease: 2.5 s of trace\u{1B}[K")
   }
 
   @Test("a replay that ends within a second shows nothing")
   func quick() throws {
     let sink = MemorySink()
     let progress = ProgressReporter(sink: sink, total: 10, clock: ManualClock())
-    try progress.update(done: 5)
+    try progress.update(done: 5, traceTime: .zero)
     try progress.finish()
     #expect(sink.text.isEmpty)
   }

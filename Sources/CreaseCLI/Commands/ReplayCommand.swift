@@ -110,7 +110,7 @@ enum ReplayCommand: Subcommand {
     let output = sink(outputOption) ?? streams.output
     let outputs = TraceReplay<Pipeline>.Outputs(
       cues: output, diagnostics: streams.error, rejects: sink(rejectsOption), late: sink(lateOption))
-    replay.progress = progressReporter(for: sources, streams: streams)
+    replay.progress = progressReporter(for: sources, paced: options.speed != nil, streams: streams)
     let paths = options.traces
     var (summary, pipeline) = try replay.run(
       sources, reopen: { index in try FileSource(path: paths[index]) }, to: outputs)
@@ -155,11 +155,15 @@ enum ReplayCommand: Subcommand {
       + " ms"
   }
 
-  /// A percentage on standard error when it is a terminal and every input is a regular file.
-  static func progressReporter(for sources: [ByteSource], streams: StandardStreams) -> ProgressReporter? {
+  /// Progress on standard error when it is a terminal: trace time for a paced replay, else a
+  /// percentage when every input is a regular file (a size to take a share of).
+  static func progressReporter(for sources: [ByteSource], paced: Bool, streams: StandardStreams)
+    -> ProgressReporter?
+  {
     guard (streams.error as? FileSink)?.isTerminal == true else { return nil }
     let sizes = sources.map { ($0 as? FileSource)?.regularFileSize }
-    guard sizes.allSatisfy({ $0 != nil }) else { return nil }
-    return ProgressReporter(sink: streams.error, total: sizes.reduce(0) { $0 + $1! })
+    let total = sizes.allSatisfy { $0 != nil } ? sizes.reduce(0) { $0 + $1! } : nil
+    if paced { return ProgressReporter(sink: streams.error, total: total, measure: .traceTime) }
+    return total.map { ProgressReporter(sink: streams.error, total: $0) }
   }
 }

@@ -6,34 +6,22 @@ public enum CueFormat: String, CaseIterable, Sendable {
   case jsonl
   /// Aligned columns for people: time in seconds, cue, fields, latency.
   case text
-  /// Chrome Trace Event JSON for Perfetto or chrome://tracing: the hinge angle as a counter
-  /// track, cues as instants, masks and gaps as slices.
+  /// Chrome Trace Event JSON for Perfetto or chrome://tracing, a process per trace
+  /// (``ChromeTimeline``).
   case chrome
 
   /// Appends one cue, with its line terminator, to `output`.
+  ///
+  /// A chrome cue is an instant here: its slices, counters, processes and the document around
+  /// it need the state of a whole replay, which ``ChromeTimeline`` keeps.
   /// - Complexity: O(*f*) in the size of the cue's fields; no allocation once `output` has
   ///   grown to its working size (labels excepted).
   public func encode(_ cue: Cue, into output: inout [UInt8]) {
     switch self {
     case .jsonl: Self.encodeJSONLine(cue, into: &output)
     case .text: Self.encodeText(cue, into: &output)
-    case .chrome: Self.encodeChromeEvent(cue, into: &output)
+    case .chrome: ChromeTimeline.appendInstant(cue, pid: 1, to: &output)
     }
-  }
-
-  /// What goes before the first cue (the chrome format's opening), possibly nothing.
-  public var prologue: [UInt8] { self == .chrome ? Array(Self.chromePrologue.utf8) : [] }
-
-  /// What goes after the last cue (the chrome format's closing), possibly nothing.
-  public var epilogue: [UInt8] { self == .chrome ? Array(Self.chromeEpilogue.utf8) : [] }
-
-  /// Whether the format also shows input events (the chrome format's hinge angle track).
-  public var showsInput: Bool { self == .chrome }
-
-  /// Appends what the format shows of an input event, if anything.
-  public func encode(input event: Event, into output: inout [UInt8]) {
-    guard self == .chrome else { return }
-    Self.encodeChromeSample(event, into: &output)
   }
 
   private static func encodeJSONLine(_ cue: Cue, into output: inout [UInt8]) {

@@ -1,35 +1,71 @@
 import Crease
 
-/// A percentage on a terminal for a replay that takes more than about a second (SPEC 6): silent
+/// Progress on a terminal for a replay that takes more than about a second (SPEC 6): silent
 /// for the first second, then updated in place, and erased at the end.
+///
+/// A replay as fast as possible shows the share of its input read (`crease: 42%`); a paced one
+/// shows trace time, against the trace's length estimated from the bytes read so far when the
+/// input's size is known (`crease: 12.3 s of ~61.0 s of trace`).
 public final class ProgressReporter {
+  /// What progress is measured in.
+  public enum Measure: Sendable {
+    /// The share of the input's bytes read.
+    case bytes
+    /// Trace time replayed, for paced replays.
+    case traceTime
+  }
+
   private let sink: ByteSink
   private let clock: WallClock
-  private let total: Int
+  private let total: Int?
+  private let measure: Measure
   private let start: Nanoseconds
-  private var shown: Int?
+  private var lastShown: (text: String, wall: Nanoseconds)?
 
-  /// Reports progress through `total` bytes to `sink` (standard error on a terminal).
-  public init(sink: ByteSink, total: Int, clock: WallClock = SystemClock()) {
+  /// Reports progress through `total` bytes (`nil` when unknown) to `sink`, standard error on
+  /// a terminal.
+  public init(sink: ByteSink, total: Int?, measure: Measure = .bytes, clock: WallClock = SystemClock()) {
     self.sink = sink
-    self.total = max(total, 1)
+    self.total = total.map { max($0, 1) }
+    self.measure = measure
     self.clock = clock
     self.start = clock.now()
   }
 
-  /// `done` bytes of the total are read.
-  public func update(done: Int) throws {
-    guard clock.now() - start >= .milliseconds(1000) else { return }
-    let percent = min(100, done * 100 / total)
-    guard percent != shown else { return }
-    shown = percent
-    try sink.write("\rcrease: \(percent)%")
+  /// `done` bytes are read, and `traceTime` of the trace is replayed.
+  public func update(done: Int, traceTime: Nanoseconds) throws {
+    let now = clock.now()
+    guard now - start >= .milliseconds(1000) else { return }
+    // Paced replays call for every line; the terminal is redrawn at most four times a second.
+    if measure == .traceTime, let lastShown, now - lastShown.wall < .milliseconds(250) { return }
+    let text = render(done: done, traceTime: traceTime)
+    guard let text, text != lastShown?.text else { return }
+    lastShown = (text, now)
+    try sink.write("\rcrease: \(text)\u{1B}[K")
     try sink.flush()
   }
 
-  /// Erases the percentage, if one was shown.
+  private func render(done: Int, traceTime: Nanoseconds) -> String? {
+    switch measure {
+    case .bytes:
+      return total.map { "\(min(100, done * 100 / $0))%" }
+    case .traceTime:
+      let replayed = Self.seconds(traceTime)
+      guard let total, done > 0, traceTime > .zero else { return "\(replayed) of trace" }
+      let estimate = Double(traceTime.rawValue) * Double(total) / Double(done)
+      return "\(replayed) of ~\(Self.seconds(Nanoseconds(rounding: estimate))) of trace"
+    }
+  }
+
+  /// Seconds with one decimal, truncated.
+  private static func seconds(_ duration: Nanoseconds) -> String {
+    let tenths = max(0, duration.rawValue / 100_000_000)
+    return "\(tenths / 10).\(tenths % 10) s"
+  }
+
+  /// Erases the progress line, if one was shown.
   public func finish() throws {
-    guard shown != nil else { return }
+    guard lastShown != nil else { return }
     try sink.write("\r\u{1B}[K")
     try sink.flush()
   }

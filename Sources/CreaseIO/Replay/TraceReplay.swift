@@ -100,10 +100,14 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     var loops: [LoopShift]
     var cueOutput: LineOutput
     var drained: [Cue] = []
+    /// The chrome format's state across cues; `nil` for the line formats.
+    let chrome: ChromeTimeline?
     /// The latest `t` read from any source, and the wall time it was read at (idle advance).
     var latestRead: (t: Nanoseconds, wall: Nanoseconds)?
     /// The latest `t` of any event read, where a paced replay ends without an `end` event.
     var latestEvent: Nanoseconds?
+    /// The first `t` read, from which progress counts trace time.
+    var firstEvent: Nanoseconds?
     var engine: Engine<Processor>
     var summary: ReplaySummary
     var diagnostics: Diagnostics
@@ -122,6 +126,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       self.summary = ReplaySummary(sources: sources.map { ReplaySummary.LineCounts(name: $0.name) })
       self.loops = Array(repeating: LoopShift(), count: sources.count)
       self.cueOutput = LineOutput(sink: outputs.cues, pacer: replay.pacer)
+      self.chrome = replay.format == .chrome ? ChromeTimeline(sourceNames: sources.map(\.name)) : nil
       self.diagnostics = Diagnostics(
         sink: outputs.diagnostics, rejects: outputs.rejects, late: outputs.late, limit: replay.reportLimit)
       self.isLive = sources.map { source in
@@ -138,12 +143,15 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
 
     mutating func readAll() throws {
       defer { summary.pendingTimers = engine.endOfInput?.pendingTimers.count ?? 0 }
-      try outputs.cues.write(replay.format.prologue)
+      if chrome != nil { try outputs.cues.write(ChromeTimeline.prologue) }
       var items = 0
       reading: while let source = engine.sourceToRead {
         items += 1
-        if let progress = replay.progress, items % 4096 == 0 {
-          try progress.update(done: readers.reduce(0) { $0 + $1.bytesRead })
+        // A paced replay reports trace time with every line (the reporter redraws at most
+        // four times a second); one as fast as possible checks every 4,096 lines.
+        if let progress = replay.progress, replay.pacer != nil || items % 4096 == 0 {
+          let traceTime = (latestEvent ?? .zero) - (firstEvent ?? .zero)
+          try progress.update(done: readers.reduce(0) { $0 + $1.bytesRead }, traceTime: traceTime)
         }
         switch try step(source) {
         case .next: try writeCues()
@@ -159,7 +167,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       try writeCues()
       if let last = summary.endTime ?? latestEvent { try cueOutput.finishPacing(at: last) }
       try cueOutput.flush()
-      try outputs.cues.write(replay.format.epilogue)
+      if let chrome { try outputs.cues.write(chrome.epilogue()) }
       try replay.progress?.finish()
       summary.pacing = cueOutput.pacer?.accuracy
       try reportTotals()
@@ -207,9 +215,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         if case .end = event.payload, loops[source].pass + 1 < replay.loops { break }
         noteRead(event.t)
         let admission = engine.push(event, from: source)
-        if admission == .accepted && replay.format.showsInput {
-          let format = replay.format
-          try cueOutput.write(at: event.t) { format.encode(input: event, into: &$0) }
+        if admission == .accepted, let chrome {
+          try cueOutput.write(at: event.t) { chrome.note(event, from: source, into: &$0) }
         }
         switch admission {
         case .accepted:
@@ -245,7 +252,10 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     }
 
     mutating func noteRead(_ t: Nanoseconds) {
-      if latestEvent == nil { cueOutput.startPacing(at: t) }
+      if latestEvent == nil {
+        cueOutput.startPacing(at: t)
+        firstEvent = t
+      }
       latestEvent = max(latestEvent ?? t, t)
       guard replay.idleAdvance != nil, t > (latestRead?.t ?? .min) else { return }
       latestRead = (t, replay.clock.now())
@@ -322,7 +332,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       let format = replay.format
       for cue in drained {
         summary.record(cue, bound: engine.latencyBound(for: cue))
-        try cueOutput.write(at: cue.t) { format.encode(cue, into: &$0) }
+        if let chrome {
+          try cueOutput.write(at: cue.t) { chrome.encode(cue, into: &$0) }
+        } else {
+          try cueOutput.write(at: cue.t) { format.encode(cue, into: &$0) }
+        }
       }
       drained.removeAll(keepingCapacity: true)
     }
