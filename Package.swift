@@ -14,6 +14,7 @@ let package = Package(
   name: "Crease",
   products: [
     .library(name: "Crease", targets: ["Crease"]),
+    .library(name: "CreaseRecording", targets: ["CreaseRecording"]),
     .library(name: "CreaseIO", targets: ["CreaseIO"]),
     .executable(name: "crease", targets: ["crease"]),
     .executable(name: "crease-bench", targets: ["crease-bench"]),
@@ -26,25 +27,29 @@ let package = Package(
       pkgConfig: "json-c",
       providers: [.apt(["libjson-c-dev"])]
     ),
+    // Recording traces in an app: the trace line writer. No Foundation, no json-c, no I/O.
+    .target(name: "CreaseRecording", dependencies: ["Crease"]),
     // Trace reading (json-c), configuration files, cue writers.
-    .target(name: "CreaseIO", dependencies: ["Crease", "CJSONC"], linkerSettings: linksMath),
+    .target(
+      name: "CreaseIO", dependencies: ["Crease", "CreaseRecording", "CJSONC"], linkerSettings: linksMath),
     // Synthetic traces: seeded models of hands, hinges and cameras. Pure Swift, no I/O.
     .target(name: "CreaseSynth", dependencies: ["Crease"]),
     // The command line as a library, so tests run it without spawning a process.
-    .target(name: "CreaseCLI", dependencies: ["Crease", "CreaseIO", "CreaseSynth"]),
+    .target(name: "CreaseCLI", dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth"]),
     .executableTarget(name: "crease", dependencies: ["CreaseCLI"]),
     .target(name: "CJSONCLoop", dependencies: ["CJSONC"], path: "Benchmarks/CJSONCLoop"),
     .executableTarget(
       name: "crease-bench",
-      dependencies: ["Crease", "CreaseIO", "CreaseSynth", "CJSONCLoop"],
+      dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth", "CJSONCLoop"],
       path: "Benchmarks/crease-bench"
     ),
     .testTarget(name: "CreaseTests", dependencies: ["Crease", "CreaseSynth"]),
-    .testTarget(name: "CreaseIOTests", dependencies: ["Crease", "CreaseIO", "CreaseSynth"]),
+    .testTarget(
+      name: "CreaseIOTests", dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth"]),
     .testTarget(name: "CreaseSynthTests", dependencies: ["Crease", "CreaseSynth"]),
     .testTarget(
       name: "CreaseCLITests",
-      dependencies: ["CreaseCLI", "CreaseIO", "Crease", "CreaseSynth"],
+      dependencies: ["CreaseCLI", "CreaseIO", "CreaseRecording", "Crease", "CreaseSynth"],
       resources: []
     ),
   ]

@@ -1,4 +1,5 @@
 import Crease
+import CreaseRecording
 import CreaseSynth
 import Glibc
 
@@ -10,12 +11,8 @@ enum InProcess {
     $0.payload != .end
   }
 
-  /// Feeds `count` events through a session, the base mix over and over with time shifted, and
-  /// calls `measure` around each event.
-  static func feed(_ count: Int, measure: (Int, () -> Void) -> Void = { $1() }) {
-    var session = try! CreaseSession()
-    var cues: [Cue] = []
-    cues.reserveCapacity(64)
+  /// Calls `body` with `count` events: the base mix over and over, time shifted each round.
+  static func events(_ count: Int, _ body: (Int, Event) -> Void) {
     let span = (base.last!.t - base.first!.t) + Nanoseconds(33_333_333)
     var offset = Nanoseconds.zero
     var index = 0
@@ -26,17 +23,40 @@ enum InProcess {
         frame.pts = PresentationTime(nanoseconds: (frame.pts.nanoseconds + offset).rawValue)
         event.payload = .frame(frame)
       }
-      measure(fed) {
-        try! session.send(event)  // the events are in order by construction
-        session.drainCues { cues.append($0) }
-      }
-      cues.removeAll(keepingCapacity: true)
+      body(fed, event)
       index += 1
       if index == base.count {
         index = 0
         offset = offset + span
       }
     }
+  }
+
+  /// Feeds `count` events through a session, calling `measure` around each event.
+  static func feed(_ count: Int, measure: (Int, () -> Void) -> Void = { $1() }) {
+    var session = try! CreaseSession()
+    var cues: [Cue] = []
+    cues.reserveCapacity(64)
+    events(count) { fed, event in
+      measure(fed) {
+        try! session.send(event)  // the events are in order by construction
+        session.drainCues { cues.append($0) }
+      }
+      cues.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// Records `count` events as trace lines into a sink that only counts their bytes.
+  static func record(_ count: Int) {
+    var recorder = try! TraceRecorder(sink: CountingSink())
+    events(count) { _, event in try! recorder.send(event) }
+    try! recorder.finish()
+  }
+
+  /// A sink that keeps nothing but a byte count.
+  struct CountingSink: TraceSink {
+    var bytes = 0
+    mutating func write(_ line: UnsafeRawBufferPointer) { bytes += line.count }
   }
 
   /// Per-event latency percentiles in ns: p50, p99, p99.9, max.
@@ -52,12 +72,13 @@ enum InProcess {
   }
 
   /// Heap allocations per event in steady state: this benchmark run twice under valgrind with
-  /// two event counts; the difference divided by the extra events. `nil` without valgrind.
-  static func allocationsPerEvent(executable: String) throws -> Double? {
+  /// two event counts in `mode` (`--session-events` or `--recorder-events`); the difference
+  /// divided by the extra events. `nil` without valgrind.
+  static func allocationsPerEvent(executable: String, mode: String) throws -> Double? {
     guard Spawn.commandExists("valgrind") else { return nil }
     func allocations(_ count: Int) throws -> Int? {
-      let log = "Benchmarks/.data/valgrind-\(count).log"
-      try Spawn.run("valgrind --log-file=\(log) \(executable) --session-events \(count) > /dev/null 2>&1")
+      let log = "Benchmarks/.data/valgrind\(mode)-\(count).log"
+      try Spawn.run("valgrind --log-file=\(log) \(executable) \(mode) \(count) > /dev/null 2>&1")
       // "==123== total heap usage: 1,234 allocs, 1,230 frees, 56,789 bytes allocated"
       return ValgrindLog.number(after: "usage:", in: log)
     }

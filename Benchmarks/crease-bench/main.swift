@@ -7,9 +7,14 @@ import Glibc
 // Absolute times are printed for context only; the ratios are what to quote.
 
 let arguments = CommandLine.arguments
-// `--session-events N`: only feed N events through the library (for the allocation count).
-if arguments.count == 3, arguments[1] == "--session-events", let count = Int(arguments[2]) {
-  InProcess.feed(count)
+// `--session-events N` / `--recorder-events N`: only feed N events through a session, or a
+// trace recorder (for the allocation counts).
+if arguments.count == 3, let count = Int(arguments[2]) {
+  switch arguments[1] {
+  case "--session-events": InProcess.feed(count)
+  case "--recorder-events": InProcess.record(count)
+  default: break
+  }
   exit(0)
 }
 let lineCount = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
@@ -124,10 +129,11 @@ if access(crease, X_OK) == 0 {
 let latency = InProcess.latencies(events: 1_000_000)
 print("\nin-process latency per event (CreaseSession, 1,000,000 events of the day scenario):")
 print("  p50 \(latency[0]) ns, p99 \(latency[1]) ns, p99.9 \(latency[2]) ns, max \(latency[3]) ns")
-if let perEvent = try InProcess.allocationsPerEvent(executable: arguments[0]) {
-  print(
-    "heap allocations per event in steady state (valgrind, 60,000 vs 20,000 events): \(BenchRow.format(perEvent, 3))"
-  )
+if let session = try InProcess.allocationsPerEvent(executable: arguments[0], mode: "--session-events"),
+  let recorder = try InProcess.allocationsPerEvent(executable: arguments[0], mode: "--recorder-events")
+{
+  print("heap allocations per event in steady state (valgrind, 60,000 vs 20,000 events):")
+  print("  CreaseSession \(BenchRow.format(session, 3)), TraceRecorder \(BenchRow.format(recorder, 3))")
 } else {
   print("(install valgrind to count heap allocations per event)")
 }

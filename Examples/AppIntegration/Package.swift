@@ -8,6 +8,10 @@ let package = Package(
   name: "AppIntegration",
   dependencies: [.package(url: "../crease", from: "1.0.0")],
   targets: [
-    .executableTarget(name: "App", dependencies: [.product(name: "Crease", package: "crease")])
+    .executableTarget(
+      name: "App",
+      dependencies: [
+        .product(name: "Crease", package: "crease"), .product(name: "CreaseRecording", package: "crease"),
+      ])
   ]
 )

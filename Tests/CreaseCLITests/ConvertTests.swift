@@ -1,6 +1,7 @@
 import Crease
 import CreaseCLI
 import CreaseIO
+import CreaseRecording
 import Foundation
 import Testing
 

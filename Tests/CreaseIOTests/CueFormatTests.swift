@@ -1,4 +1,5 @@
 import Crease
+import CreaseRecording
 import Testing
 
 @testable import CreaseIO

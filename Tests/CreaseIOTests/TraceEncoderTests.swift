@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import CreaseRecording
 import Testing
 
 @Suite("Trace encoder")

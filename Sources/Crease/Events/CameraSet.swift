@@ -19,4 +19,13 @@ public struct CameraSet: OptionSet, Hashable, Sendable {
 
   /// The cameras in the set, in declaration order.
   public var cameras: [Camera] { Camera.allCases.filter { contains($0) } }
+
+  /// Calls `body` with each camera in the set, in declaration order, without making an array.
+  public func forEachCamera(_ body: (Camera) throws -> Void) rethrows {
+    var bit: UInt8 = 0
+    while bit < 8 {
+      if let camera = Camera(rawValue: bit), contains(camera) { try body(camera) }
+      bit += 1
+    }
+  }
 }

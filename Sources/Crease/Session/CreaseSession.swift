@@ -13,7 +13,7 @@
 /// session.advance(to: .milliseconds(200))   // the debounce window commits at 150 ms
 /// session.drainCues { cue in apply(cue) }
 /// ```
-public struct CreaseSession: Sendable {
+public struct CreaseSession: EventSending, Sendable {
   private var engine: Engine<Pipeline>
 
   /// A session with a validated configuration (its reorder window is not used).
@@ -22,17 +22,8 @@ public struct CreaseSession: Sendable {
     engine = Engine(processor: Pipeline(configuration: configuration), sourceCount: 1, reorderWindow: .zero)
   }
 
-  /// A hinge delivery (SwiftUI `onHingeChange` or `UIHingeInteraction`), at trace time `t`.
-  public mutating func hinge(_ angle: Angle, status: HingeStatus, at t: Nanoseconds) throws(RefusedEvent) {
-    try send(Event(t: t, .hinge(HingeDelivery(angle: angle, status: status))))
-  }
-
-  /// A delivery with `hinge == nil`: the view has no hinge.
-  public mutating func hingeUnavailable(at t: Nanoseconds) throws(RefusedEvent) {
-    try send(Event(t: t, .hinge(nil)))
-  }
-
-  /// Any event. One before the session's time, or after ``finish()`` or an `end` event, is
+  /// Any event (``EventSending`` adds a call for each kind: `hinge(_:status:at:)`,
+  /// `frame(_:stream:camera:at:)` and the others). One before the session's time, or after ``finish()`` or an `end` event, is
   /// refused.
   public mutating func send(_ event: Event) throws(RefusedEvent) {
     if let refusal = RefusedEvent(event: event, admission: engine.push(event, from: 0)) { throw refusal }

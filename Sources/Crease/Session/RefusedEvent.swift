@@ -10,6 +10,8 @@ public struct RefusedEvent: Error, Hashable, Sendable {
     case late(behind: Nanoseconds)
     /// The input had already ended: an `end` event, or ``CreaseSession/finish()``.
     case afterEnd
+    /// At a negative `t`, which a trace cannot hold (a recorder's refusal).
+    case negativeTime
   }
 
   /// The event as it was given.
@@ -38,6 +40,7 @@ extension RefusedEvent: CustomStringConvertible {
     case .late(let behind):
       "event at t=\(event.t.rawValue) refused: \(behind.rawValue) ns behind, more than the reorder window"
     case .afterEnd: "event at t=\(event.t.rawValue) refused: the input had already ended"
+    case .negativeTime: "event at t=\(event.t.rawValue) refused: a trace's t is 0 or more"
     }
   }
 }

@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import CreaseRecording
 import CreaseSynth
 
 /// `crease synth`: write a synthetic trace.

@@ -1,4 +1,5 @@
 import Crease
+import CreaseRecording
 
 /// A replay as a Chrome Trace Event (JSON object form) timeline for Perfetto or
 /// chrome://tracing, written as a stream: every event ends with a comma and the metadata events

@@ -1,4 +1,5 @@
 import Crease
+import CreaseRecording
 
 /// An output format for cues: JSON Lines, readable text, or a trace viewer's format.
 public enum CueFormat: String, CaseIterable, Sendable {
@@ -126,17 +127,5 @@ public enum CueFormat: String, CaseIterable, Sendable {
   private static func pad(_ output: inout [UInt8], from start: Int, to width: Int) {
     let used = output.count - start
     if used < width { output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - used)) }
-  }
-}
-
-extension Array where Element == UInt8 {
-  mutating func append(_ start: UnsafePointer<UInt8>, count: Int) {
-    append(contentsOf: UnsafeBufferPointer(start: start, count: count))
-  }
-
-  /// Appends a literal's bytes with one copy (a `String.UTF8View` goes through a slower
-  /// generic path).
-  mutating func append(_ literal: StaticString) {
-    append(literal.utf8Start, count: literal.utf8CodeUnitCount)
   }
 }

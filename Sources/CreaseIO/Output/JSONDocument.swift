@@ -1,3 +1,5 @@
+import CreaseRecording
+
 /// A JSON document for Crease's own files (summaries, reports), written the same byte for byte
 /// on every machine: members in the order given, two-space indentation, a newline at the end.
 ///

@@ -1,4 +1,5 @@
 import Crease
+import CreaseRecording
 
 /// What a replay read and wrote: every input line accounted for once, and every cue kind with
 /// its latency distribution and the cues that broke their bound.

@@ -1,4 +1,5 @@
 import Crease
+import CreaseRecording
 
 /// Reads traces, runs them through the engine and writes cues: the work of `crease replay`,
 /// `check` and `stats`, without a process around it.

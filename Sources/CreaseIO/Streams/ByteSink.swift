@@ -1,7 +1,8 @@
+import CreaseRecording
 import Glibc
 
 /// Somewhere bytes go: a file, a pipe, standard output, or memory in tests.
-public protocol ByteSink: AnyObject {
+public protocol ByteSink: AnyObject, TraceSink {
   /// Appends bytes; a sink may buffer them until ``flush()``.
   func write(_ bytes: UnsafeRawBufferPointer) throws
   /// Writes out anything buffered.

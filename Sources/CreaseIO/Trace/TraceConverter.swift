@@ -1,4 +1,5 @@
 import Crease
+import CreaseRecording
 
 /// Copies a trace record by record between JSON Lines and the binary format (`crease convert`).
 ///

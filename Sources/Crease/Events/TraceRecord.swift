@@ -1,5 +1,3 @@
-import Crease
-
 /// One line of a trace, parsed.
 public enum TraceRecord: Hashable, Sendable {
   case header(TraceHeader)

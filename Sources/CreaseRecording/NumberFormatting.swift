@@ -1,7 +1,10 @@
+// Text helpers shared by every writer in the package: trace lines here, cues and summaries in
+// CreaseIO. `package` access: one copy, not part of the public API.
+
 /// Number rendering shared by every output format, byte for byte the same on every machine.
-enum NumberFormatting {
+package enum NumberFormatting {
   /// Appends a decimal integer.
-  static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
+  package static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
     if value < 0 { output.append(UInt8(ascii: "-")) }
     appendDigits(value.magnitude, to: &output)
   }
@@ -29,7 +32,7 @@ enum NumberFormatting {
 
   /// Appends `value` rounded to 3 decimals (half away from zero), without trailing zeros but
   /// with at least one decimal, so `135` is `135.0` and `0.1234` is `0.123`.
-  static func appendDecimal(_ value: Double, to output: inout [UInt8]) {
+  package static func appendDecimal(_ value: Double, to output: inout [UInt8]) {
     let thousandths = (value * 1000).rounded(.toNearestOrAwayFromZero)
     guard let scaled = Int64(exactly: thousandths) else {
       // Outside ±9.2e15 no decimals are left to round: the shortest form that reads back as the
@@ -50,7 +53,7 @@ enum NumberFormatting {
   }
 
   /// Appends nanoseconds as seconds with 9 decimals, exactly.
-  static func appendSeconds(_ nanoseconds: Int64, to output: inout [UInt8]) {
+  package static func appendSeconds(_ nanoseconds: Int64, to output: inout [UInt8]) {
     if nanoseconds < 0 { output.append(UInt8(ascii: "-")) }
     appendDigits(nanoseconds.magnitude / 1_000_000_000, to: &output)
     output.append(UInt8(ascii: "."))
@@ -58,7 +61,7 @@ enum NumberFormatting {
   }
 
   /// Appends nanoseconds as milliseconds with 3 decimals, exactly (truncated to microseconds).
-  static func appendMilliseconds(_ nanoseconds: Int64, to output: inout [UInt8]) {
+  package static func appendMilliseconds(_ nanoseconds: Int64, to output: inout [UInt8]) {
     if nanoseconds < 0 { output.append(UInt8(ascii: "-")) }
     appendDigits(nanoseconds.magnitude / 1_000_000, to: &output)
     output.append(UInt8(ascii: "."))
@@ -67,9 +70,9 @@ enum NumberFormatting {
 }
 
 /// JSON string literals.
-enum JSONString {
+package enum JSONString {
   /// Appends `text` as a quoted JSON string, escaping quotes, backslashes and control bytes.
-  static func append(_ text: String, to output: inout [UInt8]) {
+  package static func append(_ text: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
     var text = text
     // Names and most labels need no escape: their bytes go in at once.
@@ -101,5 +104,18 @@ enum JSONString {
       }
     }
     output.append(UInt8(ascii: "\""))
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// Appends `count` bytes from `start`.
+  package mutating func append(_ start: UnsafePointer<UInt8>, count: Int) {
+    append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+  }
+
+  /// Appends a literal's bytes with one copy (a `String.UTF8View` goes through a slower
+  /// generic path).
+  package mutating func append(_ literal: StaticString) {
+    append(literal.utf8Start, count: literal.utf8CodeUnitCount)
   }
 }

@@ -105,16 +105,37 @@ public enum TraceEncoder {
     output.append(UInt8(ascii: ","))
     JSONString.append(key, to: &output)
     output.append(contentsOf: ":[".utf8)
-    for (index, camera) in set.cameras.enumerated() {
-      if index > 0 { output.append(UInt8(ascii: ",")) }
+    var first = true
+    set.forEachCamera { camera in
+      if !first { output.append(UInt8(ascii: ",")) }
+      first = false
       JSONString.append(camera.name, to: &output)
     }
     output.append(UInt8(ascii: "]"))
   }
 
   /// The shortest decimal that reads back as exactly `value` (Swift's own algorithm, the same
-  /// on every machine); integral values keep a `.0`.
+  /// on every machine, as `description` gives it); integral values keep a `.0`.
+  ///
+  /// Written through ``DigitStream``, so no `String` is made: a recorder writes an angle for
+  /// every hinge delivery, and a `String` of more than 15 bytes is a heap allocation.
   private static func appendNumber(_ value: Double, to output: inout [UInt8]) {
-    output.append(contentsOf: value.description.utf8)
+    var stream = DigitStream()
+    swap(&stream.bytes, &output)
+    value.write(to: &stream)
+    swap(&stream.bytes, &output)
   }
+}
+
+/// A text stream into bytes that takes a number's digits straight from the standard library's
+/// stack buffer.
+///
+/// `Double.write(to:)` passes its digits to `_writeASCII`, whose default turns them into a
+/// `String` for `write(_:)`; implementing it keeps them bytes. The underscored requirement is
+/// public API of `TextOutputStream` (unchanged since Swift 5); were it ever dropped, `write(_:)`
+/// still gives the same text, with the allocation back.
+private struct DigitStream: TextOutputStream {
+  var bytes: [UInt8] = []
+  mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
 }

@@ -1,0 +1,63 @@
+import Crease
+
+/// Records an app's hinge and capture events as a Crease trace while it runs: the header line
+/// first, a line per event, an `end` line last, in exactly the format `crease replay` reads.
+///
+/// It takes the same calls as ``Crease/CreaseSession`` (``Crease/EventSending``), so an app can
+/// feed both from one place and replay the recording later to the same cues. Each line is
+/// encoded into a buffer the recorder keeps, and handed whole to the app's ``TraceSink``: no
+/// allocation per event once the buffer has grown to the longest line.
+///
+/// ```swift
+/// var recorder = try TraceRecorder(sink: file, header: TraceHeader(device: "iPhone Duo"))
+/// try recorder.hinge(.degrees(12), status: .closed, at: .zero)
+/// try recorder.frame(PresentationTime(value: 1001, timescale: 30000)!, camera: .outerFront, at: t)
+/// try recorder.finish()
+/// ```
+///
+/// Like a session, it refuses an event before the latest one (a trace read by `crease` with no
+/// reorder window would find it late), after ``finish(at:)``, or at a negative `t` (a trace's
+/// `t` is 0 or more); a refusal is a ``Crease/RefusedEvent`` and nothing is written.
+public struct TraceRecorder<Sink: TraceSink>: EventSending {
+  /// The sink, for an app that wants it back (to close a file, say).
+  public private(set) var sink: Sink
+  private var line: [UInt8] = []
+  private var latest = Nanoseconds.zero
+  private var ended = false
+
+  /// Starts a trace in `sink` with its header line.
+  public init(sink: Sink, header: TraceHeader = TraceHeader()) throws {
+    self.sink = sink
+    line.reserveCapacity(256)
+    try write(.header(header))
+  }
+
+  /// Writes `event` as a trace line.
+  /// - Complexity: O(*l*) in the line's length; no allocation in steady state.
+  public mutating func send(_ event: Event) throws {
+    if let reason = refusal(of: event) { throw RefusedEvent(event: event, reason: reason) }
+    if case .end = event.payload { ended = true }
+    latest = event.t
+    try write(.event(event))
+  }
+
+  /// Ends the trace with an `end` line at `t` (by default the latest event's time); later events
+  /// are refused. Calling it again changes nothing.
+  public mutating func finish(at t: Nanoseconds? = nil) throws {
+    guard !ended else { return }
+    try send(Event(t: t ?? latest, .end))
+  }
+
+  private func refusal(of event: Event) -> RefusedEvent.Reason? {
+    if ended { return .afterEnd }
+    if event.t < .zero { return .negativeTime }
+    if event.t < latest { return .late(behind: latest - event.t) }
+    return nil
+  }
+
+  private mutating func write(_ record: TraceRecord) throws {
+    line.removeAll(keepingCapacity: true)
+    TraceEncoder.encode(record, into: &line)
+    try line.withUnsafeBytes { bytes in try sink.write(bytes) }
+  }
+}
