@@ -7,18 +7,11 @@ import Crease
 /// Missing keys keep their defaults; unknown keys are errors that name them, so a typo never
 /// silently leaves a default in force.
 public enum ConfigurationFile {
-  /// A configuration file that cannot be used: where, which key, and why.
+  /// A configuration file that cannot be used: where, which key, and why (its own type, so a
+  /// bad configuration exits 78 where another bad file exits 65).
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
-    public var path: String
-    /// 1-based line and column, when the problem has a place in the file.
-    public var line: Int?
-    public var column: Int?
-    public var message: String
-
-    public var description: String {
-      if let line, let column { return "\(path):\(line):\(column): error: \(message)" }
-      return "\(path): error: \(message)"
-    }
+    public var file: JSONFile.Error
+    public var description: String { file.description }
   }
 
   /// The largest configuration file read, in bytes.
@@ -26,58 +19,39 @@ public enum ConfigurationFile {
 
   /// Reads and validates the configuration in `source`.
   public static func read(_ source: ByteSource) throws -> Configuration {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-      if count == 0 { break }
-      bytes.append(contentsOf: chunk[..<count])
-      guard bytes.count <= maximumSize else {
-        throw Error(
-          path: source.name, message: "larger than \(maximumSize) bytes; is this a configuration file?")
-      }
+    do {
+      return try parse(
+        JSONFile.readAll(source, limit: maximumSize, what: "a configuration file"), path: source.name)
+    } catch let error as JSONFile.Error {
+      throw Error(file: error)
     }
-    return try parse(bytes, path: source.name)
   }
 
   /// Parses and validates configuration JSON.
   public static func parse(_ bytes: [UInt8], path: String) throws -> Configuration {
-    let configuration = try bytes.withUnsafeBytes { text in try decode(text, path: path) }
+    let configuration: Configuration
+    do {
+      configuration = try bytes.withUnsafeBytes { text in
+        try JSONFile.withRoot(text, path: path) { root in
+          do throws(TraceLineError) {
+            guard json_object_get_type(root) == json_type_object else {
+              throw TraceLineError(column: 1, message: "a configuration must be a JSON object")
+            }
+            return try self.configuration(JSONObjectReader(object: root, line: text))
+          } catch {
+            throw JSONFile.Error(path: path, text: text, offset: error.column - 1, message: error.message)
+          }
+        }
+      }
+    } catch let error as JSONFile.Error {
+      throw Error(file: error)
+    }
     do {
       try configuration.validate()
     } catch {
-      throw Error(path: path, message: "\(error.key): \(error.reason)")
+      throw Error(file: JSONFile.Error(path: path, message: "\(error.key): \(error.reason)"))
     }
     return configuration
-  }
-
-  private static func decode(_ text: UnsafeRawBufferPointer, path: String) throws(Error) -> Configuration {
-    let tokener = json_tokener_new_ex(TraceParser.maximumDepth)!
-    defer { json_tokener_free(tokener) }
-    json_tokener_set_flags(tokener, Int32(JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8))
-    let base = text.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)!
-    guard let root = json_tokener_parse_ex(tokener, base, Int32(text.count)) else {
-      let reason = String(cString: json_tokener_error_desc(json_tokener_get_error(tokener)))
-      throw located(path, text, offset: json_tokener_get_parse_end(tokener), "invalid JSON: \(reason)")
-    }
-    defer { json_object_put(root) }
-    do throws(TraceLineError) {
-      guard json_object_get_type(root) == json_type_object else {
-        throw TraceLineError(column: 1, message: "a configuration must be a JSON object")
-      }
-      return try configuration(JSONObjectReader(object: root, line: text))
-    } catch {
-      throw located(path, text, offset: error.column - 1, error.message)
-    }
-  }
-
-  private static func located(_ path: String, _ text: UnsafeRawBufferPointer, offset: Int, _ message: String)
-    -> Error
-  {
-    let before = text[..<Swift.min(offset, text.count)]
-    let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-    let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-    return Error(path: path, line: line, column: offset - lineStart + 1, message: message)
   }
 
   // MARK: Keys

@@ -1,0 +1,106 @@
+import CJSONC
+import Crease
+
+/// A whole JSON file read and parsed with json-c (strict, UTF-8 checked), for the files Crease
+/// reads besides traces: configurations, summaries and reports.
+public enum JSONFile {
+  /// A JSON file that cannot be used: where, and why.
+  public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    /// 1-based line and column, when the problem has a place in the file.
+    public var line: Int?
+    public var column: Int?
+    public var message: String
+
+    public init(path: String, line: Int? = nil, column: Int? = nil, message: String) {
+      self.path = path
+      self.line = line
+      self.column = column
+      self.message = message
+    }
+
+    /// The error at byte `offset` of `text`, with its line and column.
+    init(path: String, text: UnsafeRawBufferPointer, offset: Int, message: String) {
+      let before = text[..<Swift.min(Swift.max(offset, 0), text.count)]
+      let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+      self.init(
+        path: path, line: before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }, column: before.count - lineStart + 1,
+        message: message)
+    }
+
+    public var description: String {
+      if let line, let column { return "\(path):\(line):\(column): error: \(message)" }
+      return "\(path): error: \(message)"
+    }
+  }
+
+  /// Reads all of `source`, refusing more than `limit` bytes with `what` it should have been.
+  public static func readAll(_ source: ByteSource, limit: Int, what: String) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+      if count == 0 { return bytes }
+      bytes.append(contentsOf: chunk[..<count])
+      guard bytes.count <= limit else {
+        throw Error(path: source.name, message: "larger than \(limit) bytes; is this \(what)?")
+      }
+    }
+  }
+
+  /// Parses `text` and hands the root value to `body`, which must not keep it.
+  static func withRoot<T>(
+    _ text: UnsafeRawBufferPointer, path: String, _ body: (OpaquePointer) throws -> T
+  ) throws -> T {
+    let tokener = json_tokener_new_ex(TraceParser.maximumDepth)!
+    defer { json_tokener_free(tokener) }
+    json_tokener_set_flags(tokener, Int32(JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8))
+    let base = text.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)!
+    guard let root = json_tokener_parse_ex(tokener, base, Int32(clamping: text.count)) else {
+      let reason = String(cString: json_tokener_error_desc(json_tokener_get_error(tokener)))
+      throw Error(
+        path: path, text: text, offset: json_tokener_get_parse_end(tokener),
+        message: "invalid JSON: \(reason)")
+    }
+    defer { json_object_put(root) }
+    return try body(root)
+  }
+}
+
+extension JSONDocument {
+  /// The document in `bytes`, read from `path` (for messages).
+  public static func parse(_ bytes: [UInt8], path: String) throws -> JSONDocument {
+    try bytes.withUnsafeBytes { text in try JSONFile.withRoot(text, path: path) { document($0) } }
+  }
+
+  /// A json-c value as a document; members keep the file's order.
+  private static func document(_ value: OpaquePointer?) -> JSONDocument {
+    switch json_object_get_type(value) {
+    case json_type_boolean: return .bool(json_object_get_boolean(value) != 0)
+    case json_type_int: return .integer(json_object_get_int64(value))
+    case json_type_double: return .decimal(json_object_get_double(value))
+    case json_type_string:
+      let length = Int(json_object_get_string_len(value))
+      return .string(
+        String(
+          decoding: UnsafeRawBufferPointer(start: json_object_get_string(value), count: length), as: UTF8.self
+        ))
+    case json_type_array:
+      return .array(
+        (0..<json_object_array_length(value)).map { document(json_object_array_get_idx(value, $0)) })
+    case json_type_object:
+      var members: [Member] = []
+      var iterator = json_object_iter_begin(value)
+      var end = json_object_iter_end(value)
+      while json_object_iter_equal(&iterator, &end) == 0 {
+        members.append(
+          Member(
+            String(cString: json_object_iter_peek_name(&iterator)),
+            document(json_object_iter_peek_value(&iterator))))
+        json_object_iter_next(&iterator)
+      }
+      return .object(members)
+    default: return .null
+    }
+  }
+}
