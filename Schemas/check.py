@@ -3,8 +3,8 @@
 
 Usage: check.py CREASE_EXECUTABLE
 
-Every bundled trace line, every expected cue line, the sample configuration and the summaries of real
-replays must pass their schema; a few wrong documents must fail it.
+Every bundled trace line, every expected cue line, the sample configuration, and the summaries
+and fleet report of real replays must pass their schema; a few wrong documents must fail it.
 Exits 1 and lists every failure otherwise. Needs python3-jsonschema (Debian) or jsonschema (PyPI).
 """
 
@@ -57,7 +57,7 @@ def json_lines(path):
 def main():
     crease = sys.argv[1]
     trace_line, cue, configuration = validator("trace-line"), validator("cue"), validator("configuration")
-    summary = validator("summary")
+    summary, report = validator("summary"), validator("report")
     check = Checker()
 
     traces = sorted(TRACES.glob("*.jsonl"))
@@ -86,6 +86,9 @@ def main():
             subprocess.run([crease, "replay", str(path), "-o", "/dev/null", "--summary-json", str(target)],
                            stderr=subprocess.DEVNULL, check=False)
             check.accepts(summary, json.loads(target.read_text()), f"summary of {path.name}")
+        merged = subprocess.run([crease, "report", "-f", "json", *map(str, sorted(folder.glob("*.json")))],
+                                capture_output=True, text=True, check=True)
+        check.accepts(report, json.loads(merged.stdout), "report of the bundled traces")
 
     check.rejects(trace_line, {"t": -1, "kind": "mark", "label": "x"}, "negative t")
     check.rejects(trace_line, {"t": 0, "kind": "hinge", "angle": 10, "status": "clsed"}, "unknown status")
@@ -96,6 +99,7 @@ def main():
     check.rejects(configuration, {"hinge": {"settleMS": 10}}, "misspelt key")
     check.rejects(configuration, {"camera": {"gapFactor": 1}}, "gapFactor not above 1")
     check.rejects(summary, {"version": 1}, "summary missing its sections")
+    check.rejects(report, {"version": 1, "traceCount": 3}, "report missing its sections")
 
     for failure in check.failures:
         print(f"schema check: {failure}", file=sys.stderr)

@@ -8,7 +8,8 @@ public enum CreaseCommand {
 
   static let subcommands: [any Subcommand.Type] = [
     ReplayCommand.self, SynthCommand.self, ScenariosCommand.self, CheckCommand.self, StatsCommand.self,
-    ConvertCommand.self, PlotCommand.self, CompletionsCommand.self, HelpCommand.self,
+    ConvertCommand.self, PlotCommand.self, BatchCommand.self, ReportCommand.self, CompletionsCommand.self,
+    HelpCommand.self,
   ]
 
   static let description = CommandDescription(
@@ -73,6 +74,8 @@ public enum CreaseCommand {
       return usageError(error, command.description, path: path, streams)
     } catch let error as ConfigurationFile.Error {
       return report("\(error)", .configuration, streams)
+    } catch let error as JSONFile.Error {
+      return report("\(error)", .dataError, streams)
     } catch let error as IOError {
       return report("crease: \(error)", error.kind == .missingInput ? .noInput : .ioError, streams)
     } catch {

@@ -112,9 +112,8 @@ enum ReplayCommand: Subcommand {
       cues: output, diagnostics: streams.error, rejects: sink(rejectsOption), late: sink(lateOption))
     replay.progress = progressReporter(for: sources, paced: options.speed != nil, streams: streams)
     let paths = options.traces
-    var (summary, pipeline) = try replay.run(
-      sources, reopen: { index in try FileSource(path: paths[index]) }, to: outputs)
-    summary.staleFrames = pipeline.staleFrames
+    let summary = try run(
+      replay, sources, reopen: { index in try FileSource(path: paths[index]) }, to: outputs)
     if let summaryJSON = sink(summaryJSONOption) {
       try summaryJSON.write(summary.json(for: configuration).bytes)
       try summaryJSON.flush()
@@ -123,6 +122,17 @@ enum ReplayCommand: Subcommand {
     for (_, file) in files { try file.commit() }
     if options.summary { try streams.error.write(summary.rendered(for: configuration)) }
     return summary.total.rejected > 0 || summary.stoppedEarly ? .dataError : .success
+  }
+
+  /// Runs `replay` and returns its summary, with the frames the pipeline counted as delivered
+  /// under a stale mirroring decision (`replay` and `batch` both report them).
+  static func run(
+    _ replay: TraceReplay<Pipeline>, _ sources: [ByteSource], reopen: ((Int) throws -> ByteSource)? = nil,
+    to outputs: TraceReplay<Pipeline>.Outputs
+  ) throws -> ReplaySummary {
+    var (summary, pipeline) = try replay.run(sources, reopen: reopen, to: outputs)
+    summary.staleFrames = pipeline.staleFrames
+    return summary
   }
 
   /// Refuses the configuration when a stage's bound plus the reorder window exceeds `budget`.

@@ -14,7 +14,7 @@ public struct LatencyHistogram: Hashable, Sendable {
   static let subBucketBits = 5
   static let subBuckets = 1 << subBucketBits
   /// Enough buckets for every non-negative `Int64`.
-  static let bucketCount = (63 - subBucketBits + 1) * subBuckets
+  public static let bucketCount = (63 - subBucketBits + 1) * subBuckets
 
   /// How many latencies were added.
   public private(set) var count = 0
@@ -52,7 +52,9 @@ public struct LatencyHistogram: Hashable, Sendable {
   /// - Complexity: O(*b*), the number of buckets.
   public func percentile(_ percent: Int) -> Nanoseconds {
     guard count > 0 else { return .zero }
-    let rank = Swift.max(1, (count * percent + 99) / 100)
+    // ⌈count × percent / 100⌉ without overflow, for counts merged from many summaries.
+    let (hundreds, rest) = count.quotientAndRemainder(dividingBy: 100)
+    let rank = Swift.max(1, hundreds * percent + (rest * percent + 99) / 100)
     var seen = 0
     for bucket in counts.indices where counts[bucket] > 0 {
       seen += counts[bucket]
@@ -79,16 +81,18 @@ public struct LatencyHistogram: Hashable, Sendable {
     }
   }
 
-  /// Adds a whole bucket read back from a summary file; `index` must be below ``bucketCount``.
+  /// Adds a whole bucket read back from a summary file; `index` must be below ``bucketCount``
+  /// and the count positive (a reader checks both first).
   public mutating func add(_ bucket: Bucket, toBucket index: Int) {
     precondition(index >= 0 && index < Self.bucketCount, "bucket \(index) out of range")
     if counts.isEmpty {
       counts = Array(repeating: 0, count: Self.bucketCount)
       maxima = Array(repeating: 0, count: Self.bucketCount)
     }
-    counts[index] += bucket.count
+    // Counts read from files saturate rather than trap.
+    counts[index] = counts[index].addingSaturated(bucket.count)
     maxima[index] = Swift.max(maxima[index], bucket.maximum.rawValue)
-    count += bucket.count
+    count = count.addingSaturated(bucket.count)
     maximum = Swift.max(maximum, bucket.maximum)
   }
 }

@@ -88,12 +88,7 @@ extension ReplaySummary {
       .init("p99Ns", .integer(latencies.percentile(99).rawValue)),
       .init("maxNs", .integer(latencies.maximum.rawValue)),
       .init("overBound", .count(statistics.overBound)),
-      .init(
-        "histogram",
-        .array(
-          latencies.occupiedBuckets.map { index, bucket in
-            .array([.count(index), .count(bucket.count), .integer(bucket.maximum.rawValue)])
-          })),
+      .init("histogram", latencies.json),
     ])
   }
 }

@@ -1,0 +1,209 @@
+import Crease
+import CreaseIO
+import Dispatch
+import Glibc
+import Synchronization
+
+/// `crease batch`: many traces replayed independently, N at a time, then one fleet report.
+enum BatchCommand: Subcommand {
+  static let directoryOption = CommandDescription.Option(
+    ["-d", "--directory"], value: "dir", isRequired: true, completion: .directory,
+    help: "Where the cues, the summaries and the report go (created if missing).")
+  static let jobsOption = CommandDescription.Option(
+    ["-j", "--jobs"], value: "n", help: "How many traces to replay at a time (default: all cores).")
+
+  static let description = CommandDescription(
+    name: "batch",
+    abstract: "Replay many traces independently, then write a fleet report.",
+    discussion: """
+      Each trace is replayed on its own (not merged with the others), N at a time. In DIR go
+      its cues (NNN-NAME.cues.jsonl) and its JSON summary (NNN-NAME.summary.json), NNN being its
+      place on the command line, so equal names in different folders never collide; then
+      report.json and report.txt over all of them, as 'crease report' would merge the summaries.
+      A trace that fails to open or has bad lines is reported and counted and never stops the
+      others; the exit status is the worst any trace had.
+      """,
+    arguments: [
+      .init(
+        "trace", help: "Trace files (JSON Lines or .crtrace), each replayed on its own.", isRepeating: true)
+    ],
+    options: [TraceInputs.configOption, ReplayCommand.formatOption, directoryOption, jobsOption])
+
+  /// What replaying one trace gave.
+  struct Outcome: Sendable {
+    var status: ExitCode
+    /// The summary file's bytes, or `nil` when the trace failed before it had one.
+    var summary: [UInt8]?
+    /// Diagnostics, written after the batch so traces never interleave.
+    var diagnostics: [UInt8]
+    var failure: String?
+  }
+
+  static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
+    let traces = arguments.positionals
+    guard !traces.contains("-") else {
+      throw UsageError("'batch' reads files; standard input ('-') is not one.")
+    }
+    let configuration = try TraceInputs.configuration(arguments)
+    let format = try arguments.choice(ReplayCommand.formatOption, of: CueFormat.self) ?? .jsonl
+    let jobs =
+      try arguments.value(jobsOption, as: "a whole number from 1") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+      ?? processorCount
+    let directory = arguments.value(directoryOption)!  // a required option: the parser checked it
+    try makeDirectory(directory)
+    let names = outputNames(for: traces, format: format)
+    let progress = BatchProgress(total: traces.count, streams: streams)
+    let outcomes = Mutex([Outcome?](repeating: nil, count: traces.count))
+    let next = Mutex(0)
+    DispatchQueue.concurrentPerform(iterations: min(jobs, traces.count)) { _ in
+      while true {
+        let index = next.withLock { value -> Int in
+          defer { value += 1 }
+          return value
+        }
+        guard index < traces.count else { return }
+        let outcome = replay(
+          traces[index], configuration: configuration, format: format,
+          cues: "\(directory)/\(names[index].cues)", summary: "\(directory)/\(names[index].summary)")
+        outcomes.withLock { $0[index] = outcome }
+        progress.traceDone()
+      }
+    }
+    progress.finish()
+    let results = outcomes.withLock { $0.map { $0! } }
+    for result in results { try streams.error.write(result.diagnostics) }
+    var report = FleetReport()
+    for (trace, result) in zip(traces, results) {
+      if let summary = result.summary {
+        report.merge(try FleetReport.parse(summary, path: trace))
+      } else {
+        report.merge(FleetReport(failed: trace, error: result.failure ?? "failed"))
+      }
+    }
+    for (name, format) in [("report.json", ReportCommand.Format.json), ("report.txt", .text)] {
+      let file = try ReplacedFile(path: "\(directory)/\(name)")
+      try file.sink.write(ReportCommand.rendering(report, as: format))
+      try file.commit()
+    }
+    try streams.error.write(
+      "crease: \(traces.count) trace(s) replayed, \(report.failed) failed; report in \(directory)/report.txt\n"
+    )
+    return results.map(\.status).max { $0.severity < $1.severity } ?? .success
+  }
+
+  /// Replays one trace into its cue and summary files.
+  static func replay(
+    _ path: String, configuration: Configuration, format: CueFormat, cues: String, summary: String
+  ) -> Outcome {
+    let diagnostics = MemorySink()
+    do {
+      let source = try FileSource(path: path)
+      var replay = TraceReplay(configuration: configuration) { Pipeline(configuration: configuration) }
+      replay.format = format
+      let cueFile = try ReplacedFile(path: cues)
+      let result = try ReplayCommand.run(
+        replay, [source], to: .init(cues: cueFile.sink, diagnostics: diagnostics))
+      try cueFile.sink.flush()
+      try cueFile.commit()
+      let bytes = result.json(for: configuration).bytes
+      let summaryFile = try ReplacedFile(path: summary)
+      try summaryFile.sink.write(bytes)
+      try summaryFile.commit()
+      let status: ExitCode = result.total.rejected > 0 ? .dataError : .success
+      return Outcome(status: status, summary: bytes, diagnostics: diagnostics.bytes)
+    } catch let error as IOError {
+      let status: ExitCode = error.kind == .missingInput ? .noInput : .ioError
+      return Outcome(
+        status: status, diagnostics: diagnostics.bytes + Array("crease: \(error)\n".utf8), failure: "\(error)"
+      )
+    } catch {
+      return Outcome(
+        status: .failure, diagnostics: diagnostics.bytes + Array("crease: \(error)\n".utf8),
+        failure: "\(error)")
+    }
+  }
+
+  /// Per trace, file names that cannot collide: its place on the command line, zero-padded,
+  /// then its file name without the extension.
+  static func outputNames(for traces: [String], format: CueFormat) -> [(cues: String, summary: String)] {
+    let width = String(traces.count).count
+    let cueExtension =
+      switch format {
+      case .jsonl: "cues.jsonl"
+      case .text: "cues.txt"
+      case .chrome: "cues.json"
+      }
+    return traces.enumerated().map { index, path in
+      let number = String(index + 1)
+      let file = path.split(separator: "/").last.map(String.init) ?? path
+      let stem = file.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(
+        separator: ".")
+      let name =
+        String(repeating: "0", count: width - number.count) + number + "-" + (stem.isEmpty ? file : stem)
+      return ("\(name).\(cueExtension)", "\(name).summary.json")
+    }
+  }
+
+  /// Creates `path` and its missing parents; an existing directory is fine.
+  static func makeDirectory(_ path: String) throws {
+    var prefix = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+      prefix += component + "/"
+      if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+        throw IOError(path: path, reason: String(cString: strerror(errno)))
+      }
+    }
+    var status = stat()
+    guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+      throw IOError(path: path, reason: "not a directory")
+    }
+  }
+
+  static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+}
+
+extension ExitCode {
+  /// How bad an outcome is, to report the worst of many: any failure beats an I/O error, which
+  /// beats a missing input, which beats bad data.
+  var severity: Int {
+    switch self {
+    case .success: 0
+    case .dataError: 1
+    case .noInput: 2
+    case .configuration: 3
+    case .ioError: 4
+    case .usage: 5
+    case .failure: 6
+    }
+  }
+}
+
+/// "N of M traces" on standard error while a batch runs, when it is a terminal.
+final class BatchProgress: Sendable {
+  private let total: Int
+  /// Standard error on a terminal, or `nil`; written only while `done` is locked.
+  nonisolated(unsafe) private let sink: FileSink?
+  private let done = Mutex(0)
+
+  init(total: Int, streams: StandardStreams) {
+    self.total = total
+    sink = (streams.error as? FileSink).flatMap { $0.isTerminal ? $0 : nil }
+  }
+
+  func traceDone() {
+    guard let sink else { return }
+    done.withLock { done in
+      done += 1
+      try? sink.write("\rcrease: \(done) of \(total) traces")
+      try? sink.flush()
+    }
+  }
+
+  func finish() {
+    guard let sink else { return }
+    done.withLock { _ in
+      try? sink.write("\r\u{1B}[K")
+      try? sink.flush()
+    }
+  }
+}

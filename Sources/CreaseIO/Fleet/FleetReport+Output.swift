@@ -1,0 +1,179 @@
+import Crease
+import CreaseRecording
+
+extension FleetReport {
+  /// The report as `report.json` holds it (`Schemas/report.schema.json`): everything needed to
+  /// merge it again, histograms included.
+  public var json: JSONDocument {
+    let totals = lines
+    return .object([
+      .init("version", .count(Self.version)),
+      .init("traceCount", .count(traces.count)),
+      .init("failed", .count(failed)),
+      .init("total", Self.json(totals)),
+      .init("cues", .array(kinds.keys.sorted().map { Self.json(kinds[$0]!) })),
+      .init(
+        "violations",
+        .array(
+          violations.map { violation in
+            .object([
+              .init("trace", .string(violation.trace)), .init("cue", .string(violation.cue)),
+              .init("count", .count(violation.count)),
+            ])
+          })),
+      .init("gaps", Self.json(gaps: gaps)),
+      .init("stalls", .count(stalls)),
+      .init("staleFrames", .count(staleFrames)),
+      .init(
+        "slowest",
+        .array(
+          slowest.map { trace in
+            .object([
+              .init("trace", .string(trace.name)), .init("cue", .string(trace.slowest!.cue)),
+              .init("maxNs", .integer(trace.slowest!.latency.rawValue)),
+            ])
+          })),
+      .init("traces", .array(traces.map(\.json))),
+    ])
+  }
+
+  private static func json(_ lines: Lines) -> JSONDocument {
+    .object([
+      .init("lines", .count(lines.lines)), .init("processed", .count(lines.processed)),
+      .init("rejected", .count(lines.rejected)), .init("late", .count(lines.late)),
+      .init("blank", .count(lines.blank)),
+    ])
+  }
+
+  private static func json(gaps: [Int]) -> JSONDocument {
+    .object(zip(GapCause.allCases, gaps).map { .init($0.rawValue, .count($1)) })
+  }
+
+  private static func json(_ kind: Kind) -> JSONDocument {
+    let latencies = kind.latencies
+    return .object([
+      .init("cue", .string(kind.name)),
+      .init("stage", .string(kind.stage)),
+      .init("traces", .count(kind.traces)),
+      .init("count", .count(latencies.count)),
+      .init("p50Ns", .integer(latencies.percentile(50).rawValue)),
+      .init("p90Ns", .integer(latencies.percentile(90).rawValue)),
+      .init("p99Ns", .integer(latencies.percentile(99).rawValue)),
+      .init("maxNs", .integer(latencies.maximum.rawValue)),
+      .init("overBound", .count(kind.overBound)),
+      .init("histogram", latencies.json),
+    ])
+  }
+
+  // MARK: Text
+
+  /// The report for people, as `report.txt` holds it.
+  public var text: String {
+    let totals = lines
+    var text =
+      "Fleet report: \(traces.count) trace(s), \(failed) failed\n"
+      + "  lines: \(totals.lines) read = \(totals.processed) processed + \(totals.rejected) rejected"
+      + " + \(totals.late) late + \(totals.blank) blank\n"
+    text += cueTable
+    text +=
+      violations.isEmpty
+      ? "  bounds: every cue within its bound\n"
+      : "  bounds: EXCEEDED, a defect of Crease, please report it:\n"
+        + violations.map { "    \($0.trace): \($0.count) \($0.cue)\n" }.joined()
+    text +=
+      "  gaps: " + zip(GapCause.allCases, gaps).map { "\($1) \($0.rawValue)" }.joined(separator: ", ")
+      + "; stalls: \(stalls); stale frames: \(staleFrames)\n"
+    let slowest = self.slowest
+    if !slowest.isEmpty {
+      text += "  slowest traces (largest cue latency, camera.gap excluded):\n"
+      text += Self.table(
+        header: ["trace", "cue", "ms"],
+        rows: slowest.map { [$0.name, $0.slowest!.cue, Self.milliseconds($0.slowest!.latency)] },
+        rightAligned: [2])
+    }
+    text += "  traces:\n"
+    text += Self.table(
+      header: ["trace", "lines", "rejected", "late", "end", "over bound", "gaps", "stalls"],
+      rows: traces.map { trace in
+        if let error = trace.error { return [trace.name, "failed: \(error)"] }
+        return [
+          trace.name, "\(trace.lines.lines)", "\(trace.lines.rejected)", "\(trace.lines.late)", trace.end,
+          "\(trace.overBound)", "\(trace.gaps.reduce(0) { $0.addingSaturated($1) })", "\(trace.stalls)",
+        ]
+      }, rightAligned: [1, 2, 3, 5, 6, 7])
+    return text
+  }
+
+  private var cueTable: String {
+    guard !kinds.isEmpty else { return "  cues: none\n" }
+    let rows = kinds.keys.sorted().map { name -> [String] in
+      let kind = kinds[name]!
+      return [name, "\(kind.traces)", "\(kind.latencies.count)"]
+        + [50, 90, 99].map { Self.milliseconds(kind.latencies.percentile($0)) }
+        + [Self.milliseconds(kind.latencies.maximum), kind.overBound > 0 ? "\(kind.overBound) OVER" : "0"]
+    }
+    return "  cues (latency t - since in ms, over all traces):\n"
+      + Self.table(
+        header: ["cue", "traces", "count", "p50", "p90", "p99", "max", "over bound"], rows: rows,
+        rightAligned: [1, 2, 3, 4, 5, 6, 7])
+  }
+
+  /// Rows under a header, columns padded to their widest cell, indented by four spaces. A row
+  /// shorter than the header (a failed trace) runs its last cell on.
+  private static func table(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
+    let widths = header.indices.map { column in
+      ([header] + rows.filter { $0.count == header.count }).map { $0[column].count }.max()!
+    }
+    func line(_ cells: [String]) -> String {
+      guard cells.count == header.count else { return "    " + cells.joined(separator: "  ") + "\n" }
+      let padded = cells.enumerated().map { column, cell in
+        let padding = String(repeating: " ", count: widths[column] - cell.count)
+        return rightAligned.contains(column) ? padding + cell : cell + padding
+      }
+      return "    " + String(padded.joined(separator: "  ").reversed().drop { $0 == " " }.reversed()) + "\n"
+    }
+    return line(header) + rows.map(line).joined()
+  }
+
+  private static func milliseconds(_ duration: Nanoseconds) -> String {
+    var bytes: [UInt8] = []
+    NumberFormatting.appendMilliseconds(duration.rawValue, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+extension FleetReport.Trace {
+  /// The trace's row in `report.json`.
+  var json: JSONDocument {
+    .object([
+      .init("name", .string(name)),
+      .init("error", .optional(error, JSONDocument.string)),
+      .init("lines", .count(lines.lines)),
+      .init("processed", .count(lines.processed)),
+      .init("rejected", .count(lines.rejected)),
+      .init("late", .count(lines.late)),
+      .init("blank", .count(lines.blank)),
+      .init("end", .string(end)),
+      .init("overBound", .count(overBound)),
+      .init("gaps", .object(zip(GapCause.allCases, gaps).map { .init($0.rawValue, .count($1)) })),
+      .init("stalls", .count(stalls)),
+      .init("staleFrames", .count(staleFrames)),
+      .init(
+        "slowest",
+        .optional(slowest) { slowest in
+          .object([.init("cue", .string(slowest.cue)), .init("maxNs", .integer(slowest.latency.rawValue))])
+        }),
+    ])
+  }
+}
+
+extension LatencyHistogram {
+  /// The occupied buckets as `[bucket, count, largest]` triples, as summaries and reports
+  /// hold them.
+  var json: JSONDocument {
+    .array(
+      occupiedBuckets.map { index, bucket in
+        .array([.count(index), .count(bucket.count), .integer(bucket.maximum.rawValue)])
+      })
+  }
+}

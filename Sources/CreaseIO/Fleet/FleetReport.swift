@@ -1,0 +1,164 @@
+import Crease
+
+/// One report over many replays (SPEC 10's reduce step): per cue kind the latency distribution
+/// over all traces, merged exactly from the summaries' histograms; every bound violation with
+/// its trace; gaps by cause, stalls, stale frames; and a row per trace.
+///
+/// Reports merge like the summaries they come from: the report of two reports is the report of
+/// all their summaries (rows are kept in one canonical order, histograms add), so a fleet can be
+/// reduced in any grouping, on one machine or many.
+public struct FleetReport: Hashable, Sendable {
+  /// The version of the report file's layout (`Schemas/report.schema.json`).
+  public static let version = 1
+  /// How many traces the report lists as the slowest.
+  public static let slowestCount = 10
+
+  /// One trace's replay, or its failure.
+  public struct Trace: Hashable, Sendable {
+    /// The trace's path (several joined by ` + ` for a merged replay).
+    public var name: String
+    public var lines = Lines()
+    /// How the replay ended: `endEvent`, `endOfStream` or `strict` (empty for a failure).
+    public var end = ""
+    /// Cues over their bound.
+    public var overBound = 0
+    /// `camera.gap` cues by cause, in ``GapCause`` order.
+    public var gaps = [0, 0, 0]
+    public var stalls = 0
+    public var staleFrames = 0
+    /// The kind with the largest latency and that latency (`camera.gap` excluded: a gap's
+    /// latency is its own length, not a delay of Crease's).
+    public var slowest: (cue: String, latency: Nanoseconds)?
+    /// Why the trace has no summary (it failed to open or to replay), or `nil`.
+    public var error: String?
+
+    public init(name: String, error: String? = nil) {
+      self.name = name
+      self.error = error
+    }
+
+    public static func == (lhs: Trace, rhs: Trace) -> Bool { lhs.json == rhs.json }
+    public func hash(into hasher: inout Hasher) { hasher.combine(json) }
+  }
+
+  /// Line counts, as a summary keeps them.
+  public struct Lines: Hashable, Sendable {
+    public var lines = 0
+    public var processed = 0
+    public var rejected = 0
+    public var late = 0
+    public var blank = 0
+
+    mutating func add(_ other: Lines) {
+      lines = lines.addingSaturated(other.lines)
+      processed = processed.addingSaturated(other.processed)
+      rejected = rejected.addingSaturated(other.rejected)
+      late = late.addingSaturated(other.late)
+      blank = blank.addingSaturated(other.blank)
+    }
+  }
+
+  /// One cue kind over all traces.
+  public struct Kind: Hashable, Sendable {
+    public var name: String
+    public var stage: String
+    public var latencies: LatencyHistogram
+    public var overBound: Int
+    /// How many traces had cues of this kind.
+    public var traces: Int
+  }
+
+  /// Cues of one kind over their bound in one trace.
+  public struct Violation: Hashable, Sendable, Comparable {
+    public var trace: String
+    public var cue: String
+    public var count: Int
+
+    public static func < (lhs: Violation, rhs: Violation) -> Bool {
+      (lhs.trace, lhs.cue, lhs.count) < (rhs.trace, rhs.cue, rhs.count)
+    }
+  }
+
+  /// Every trace, in canonical order (by name, then by content).
+  public private(set) var traces: [Trace] = []
+  /// Per cue kind, by name.
+  public private(set) var kinds: [String: Kind] = [:]
+  /// Every bound violation, sorted by trace and cue.
+  public private(set) var violations: [Violation] = []
+
+  /// An empty report.
+  public init() {}
+
+  /// The report of one trace that has no summary.
+  public init(failed name: String, error: String) {
+    traces = [Trace(name: name, error: error)]
+  }
+
+  init(traces: [Trace], kinds: [String: Kind], violations: [Violation]) {
+    self.traces = Self.canonical(traces)
+    self.kinds = kinds
+    self.violations = violations.sorted()
+  }
+
+  /// Adds everything `other` holds.
+  /// - Complexity: O((*t* + *v*) log(*t* + *v*) + *k* × *b*) in traces, violations, kinds and
+  ///   histogram buckets.
+  public mutating func merge(_ other: FleetReport) {
+    traces = Self.canonical(traces + other.traces)
+    violations = (violations + other.violations).sorted()
+    for (name, kind) in other.kinds {
+      guard var mine = kinds[name] else {
+        kinds[name] = kind
+        continue
+      }
+      mine.latencies.merge(kind.latencies)
+      mine.overBound = mine.overBound.addingSaturated(kind.overBound)
+      mine.traces = mine.traces.addingSaturated(kind.traces)
+      kinds[name] = mine
+    }
+  }
+
+  /// The report of all `reports`.
+  public static func merging(_ reports: some Sequence<FleetReport>) -> FleetReport {
+    reports.reduce(into: FleetReport()) { $0.merge($1) }
+  }
+
+  /// Rows by name; equal names by their JSON bytes, so the order never depends on which report
+  /// a row came from.
+  private static func canonical(_ traces: [Trace]) -> [Trace] {
+    traces.map { ($0, $0.json.bytes) }.sorted { lhs, rhs in
+      lhs.0.name != rhs.0.name ? lhs.0.name < rhs.0.name : lhs.1.lexicographicallyPrecedes(rhs.1)
+    }.map(\.0)
+  }
+
+  // MARK: Totals
+
+  /// All traces' lines added up.
+  public var lines: Lines { traces.reduce(into: Lines()) { $0.add($1.lines) } }
+  public var failed: Int { traces.filter { $0.error != nil }.count }
+  /// `camera.gap` cues by cause over all traces, in ``GapCause`` order.
+  public var gaps: [Int] {
+    traces.reduce(into: [0, 0, 0]) { total, trace in
+      for cause in 0..<3 { total[cause] = total[cause].addingSaturated(trace.gaps[cause]) }
+    }
+  }
+  public var stalls: Int { traces.reduce(0) { $0.addingSaturated($1.stalls) } }
+  public var staleFrames: Int { traces.reduce(0) { $0.addingSaturated($1.staleFrames) } }
+
+  /// The traces with the largest cue latencies, largest first (ties by name).
+  public var slowest: [Trace] {
+    Array(
+      traces.filter { $0.slowest != nil }.sorted { lhs, rhs in
+        lhs.slowest!.latency != rhs.slowest!.latency
+          ? lhs.slowest!.latency > rhs.slowest!.latency : lhs.name < rhs.name
+      }.prefix(Self.slowestCount))
+  }
+}
+
+extension Int {
+  /// The sum, saturating at the ends of the range: counts come from files.
+  func addingSaturated(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other > 0 ? .max : .min) : sum
+  }
+}

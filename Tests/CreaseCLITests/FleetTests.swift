@@ -1,0 +1,138 @@
+import CreaseIO
+import Foundation
+import Testing
+
+@Suite("crease batch and crease report")
+struct FleetTests {
+  /// The bundled traces (inputs only, not their expected cues).
+  static let traces = [
+    "bad-lines", "disorder", "dropped-frames", "every-kind", "flip-around", "fold-while-recording",
+    "open-close",
+    "synth-accessory", "synth-day", "synth-dropped-frames", "synth-fold-while-recording", "wobble",
+  ].map { tracePath("\($0).jsonl") }
+
+  func batch(_ traces: [String], jobs: Int = 2) -> (run: CreaseRun, directory: String) {
+    let directory = temporaryDirectory() + "/out"
+    return (CreaseRun(["batch", "-d", directory, "-j", "\(jobs)"] + traces), directory)
+  }
+
+  @Test("each trace's cues and summary equal its own replay's, byte for byte, at any -j")
+  func batchEqualsSingleReplays() throws {
+    let (run, directory) = batch(Self.traces)
+    #expect(run.status == .dataError, "bad-lines has bad lines: \(run.error)")
+    let (serial, serialDirectory) = batch(Self.traces, jobs: 1)
+    #expect(serial.status == run.status)
+    for (index, trace) in Self.traces.enumerated() {
+      let stem = String(trace.split(separator: "/").last!.dropLast(".jsonl".count))
+      let name = "\(directory)/\(String(format: "%02d", index + 1))-\(stem)"
+      let single = temporaryDirectory() + "/summary.json"
+      let replay = CreaseRun("replay", "--summary-json", single, trace)
+      #expect(contents(of: "\(name).cues.jsonl") == replay.output, "\(stem) cues")
+      #expect(contents(of: "\(name).summary.json") == contents(of: single), "\(stem) summary")
+      let serialName = name.replacingOccurrences(of: directory, with: serialDirectory)
+      #expect(contents(of: "\(serialName).cues.jsonl") == contents(of: "\(name).cues.jsonl"))
+    }
+    #expect(contents(of: "\(serialDirectory)/report.json") == contents(of: "\(directory)/report.json"))
+  }
+
+  @Test("the batch's report equals 'crease report' of its summaries, as JSON and as text")
+  func reportOfSummaries() throws {
+    let (_, directory) = batch(Self.traces)
+    let summaries = try FileManager.default.contentsOfDirectory(atPath: directory)
+      .filter { $0.hasSuffix(".summary.json") }.sorted().map { "\(directory)/\($0)" }
+    #expect(summaries.count == Self.traces.count)
+    let json = CreaseRun(["report", "-f", "json"] + summaries)
+    #expect(json.status == .success, "\(json.error)")
+    #expect(json.output == contents(of: "\(directory)/report.json"))
+    #expect(CreaseRun(["report"] + summaries.reversed()).output == contents(of: "\(directory)/report.txt"))
+  }
+
+  @Test("merging is associative: the report of the reports of two halves is the report of all")
+  func associative() throws {
+    let (_, directory) = batch(Self.traces)
+    let summaries = try FileManager.default.contentsOfDirectory(atPath: directory)
+      .filter { $0.hasSuffix(".summary.json") }.sorted().map { "\(directory)/\($0)" }
+    let scratch = temporaryDirectory()
+    for (name, part) in [("a", Array(summaries.prefix(5))), ("b", Array(summaries.dropFirst(5)))] {
+      #expect(CreaseRun(["report", "-f", "json", "-o", "\(scratch)/\(name).json"] + part).status == .success)
+    }
+    let ofHalves = CreaseRun("report", "-f", "json", "\(scratch)/b.json", "\(scratch)/a.json").output
+    #expect(ofHalves == contents(of: "\(directory)/report.json"))
+    let mixed = CreaseRun(["report", "-f", "json", "\(scratch)/a.json"] + summaries.dropFirst(5)).output
+    #expect(mixed == ofHalves)
+  }
+
+  @Test("the report merges exactly: counts add up, percentiles come from the merged histograms")
+  func exactMerge() throws {
+    let (_, directory) = batch(Self.traces)
+    let report = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/report.json")))
+        as? [String: Any])
+    #expect(report["traceCount"] as? Int == Self.traces.count)
+    let total = try #require(report["total"] as? [String: Int])
+    #expect(total["rejected"]! > 0 && total["late"] == 2)
+    let cues = try #require(report["cues"] as? [[String: Any]])
+    let stall = try #require(cues.first { $0["cue"] as? String == "camera.stall" })
+    var stalls = 0
+    for trace in Self.traces {
+      stalls += CreaseRun("replay", trace).output.components(separatedBy: #""cue":"camera.stall""#).count - 1
+    }
+    #expect(stall["count"] as? Int == stalls)
+    #expect(report["stalls"] as? Int == stalls)
+    let text = try #require(contents(of: "\(directory)/report.txt"))
+    #expect(text.hasPrefix("Fleet report: 12 trace(s), 0 failed\n"))
+    #expect(text.contains("  bounds: every cue within its bound\n"))
+    #expect(text.contains("slowest traces"))
+  }
+
+  @Test("a missing trace is reported and counted, never stops the others, and sets the exit status")
+  func failures() throws {
+    let (run, directory) = batch([
+      tracePath("open-close.jsonl"), "/nonexistent/x.jsonl", tracePath("wobble.jsonl"),
+    ])
+    #expect(run.status == .noInput)
+    #expect(run.error.contains("crease: /nonexistent/x.jsonl"))
+    #expect(contents(of: "\(directory)/3-wobble.cues.jsonl") == contents(of: tracePath("wobble.cues.jsonl")))
+    let text = try #require(contents(of: "\(directory)/report.txt"))
+    #expect(text.hasPrefix("Fleet report: 3 trace(s), 1 failed\n"))
+    #expect(text.contains("/nonexistent/x.jsonl  failed: "))
+  }
+
+  @Test("equal file names in different folders get different outputs")
+  func noCollisions() throws {
+    let scratch = temporaryDirectory()
+    for folder in ["a", "b"] {
+      try FileManager.default.createDirectory(
+        atPath: "\(scratch)/\(folder)", withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        atPath: tracePath(folder == "a" ? "open-close.jsonl" : "wobble.jsonl"),
+        toPath: "\(scratch)/\(folder)/t.jsonl")
+    }
+    let (run, directory) = batch(["\(scratch)/a/t.jsonl", "\(scratch)/b/t.jsonl"])
+    #expect(run.status == .success)
+    #expect(contents(of: "\(directory)/1-t.cues.jsonl") == contents(of: tracePath("open-close.cues.jsonl")))
+    #expect(contents(of: "\(directory)/2-t.cues.jsonl") == contents(of: tracePath("wobble.cues.jsonl")))
+  }
+
+  @Test("bad report input: a clear error naming the file and the member, exit 65")
+  func badInput() throws {
+    let scratch = temporaryDirectory()
+    let cases = [
+      ("{\"version\": 1, \"sources\": []", "invalid JSON"),
+      ("[1]", "not a crease summary or report"),
+      ("{\"version\": 7, \"sources\": []}", "unsupported summary version 7"),
+      (
+        #"{"version":1,"traceCount":1,"failed":0,"total":{},"cues":[{"cue":"x","stage":"s","traces":1,"count":1,"#
+          + #""overBound":0,"histogram":[[5000,1,1]]}],"violations":[],"traces":[]}"#,
+        "'cues[0].histogram[0][0]' must be a bucket below 1888"
+      ),
+    ]
+    for (index, (text, message)) in cases.enumerated() {
+      try write(text, to: "\(scratch)/\(index).json")
+      let run = CreaseRun("report", "\(scratch)/\(index).json")
+      #expect(run.status == .dataError)
+      #expect(run.error.contains(message), "\(run.error)")
+    }
+  }
+}
