@@ -49,7 +49,7 @@ struct ShellIntegrationTests {
     #expect(try bashOffers(["crease", "synth", "f"]) == ["flip-around", "fold-while-recording"])
     #expect(try bashOffers(["crease", "convert", "x", "--to", ""]) == ["binary", "jsonl"])
     #expect(try bashOffers(["crease", "completions", ""]) == ["bash", "fish", "zsh"])
-    #expect(try bashOffers(["crease", "help", "re"]) == ["replay"])
+    #expect(try bashOffers(["crease", "help", "re"]) == ["replay", "report"])
     #expect(try bashOffers(["crease", "replay", "Traces/open-c"]).contains("Traces/open-close.jsonl"))
     #expect(try bashOffers(["crease", "replay", "--speed", ""]) == [])
   }
