@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
-.PHONY: demo test test-deps schemas man install deps bench bench-deps lint format docs example fuzz test-sanitized
+.PHONY: demo test test-deps schemas dask-test man install deps bench bench-deps lint format docs example fuzz test-sanitized
 
 # Release builds of the command and the benchmark specialize the generic engine across modules
 # and skip the runtime exclusivity checks. Passed here, not in Package.swift: SwiftPM refuses
@@ -30,6 +30,7 @@ test: deps test-deps
 	$(SWIFT) test
 	$(MAKE) example
 	$(MAKE) schemas
+	$(MAKE) dask-test
 
 # What the tests run besides Swift: a JSON Schema validator, groff for the manual page, and zsh
 # and fish to check their completion scripts. Installed when missing.
@@ -43,6 +44,19 @@ test-deps:
 	  echo "Installing$$missing…"; \
 	  apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
 	fi
+
+# The Dask fleet driver's test (Integrations/dask), in its own virtual environment made from the
+# pinned requirements (remade when they change): a LocalCluster of 2 workers against crease batch.
+DASK_VENV = Integrations/dask/.venv
+dask-test: deps
+	$(SWIFT) build --product crease
+	@cmp -s Integrations/dask/requirements.txt $(DASK_VENV)/requirements.txt || { \
+	  rm -rf $(DASK_VENV); \
+	  python3 -m venv $(DASK_VENV) 2>/dev/null || { apt-get install -y -qq python3-venv >/dev/null && \
+	    python3 -m venv $(DASK_VENV); }; \
+	  $(DASK_VENV)/bin/pip install -q -r Integrations/dask/requirements.txt && \
+	  cp Integrations/dask/requirements.txt $(DASK_VENV)/requirements.txt; }
+	cd Integrations/dask && CREASE=$(CURDIR)/.build/debug/crease .venv/bin/python3 -m pytest -q
 
 # Bundled traces, expected cues, the sample configuration and real summaries against Schemas/,
 # with a real validator (Debian's python3-jsonschema).

@@ -53,6 +53,9 @@ enum InProcess {
     try! recorder.finish()
   }
 
+  /// The cores this machine has.
+  static var processorCount: Int { sysconf(Int32(_SC_NPROCESSORS_ONLN)) }
+
   /// A sink that keeps nothing but a byte count.
   struct CountingSink: TraceSink {
     var bytes = 0

@@ -116,6 +116,20 @@ if access(crease, X_OK) == 0 {
       }
     }
   }
+  // A fleet: 16 traces replayed independently, one at a time and two at a time.
+  let fleet = try BenchTrace.writeFleet(count: 16, seconds: 600, in: "\(dataDirectory)/fleet")
+  let batch = { (jobs: Int) in
+    try Measure.best(of: repetitions) {
+      _ = try Spawn.run(
+        "\(crease) batch -j \(jobs) -d \(dataDirectory)/fleet-out \(fleet.joined(separator: " ")) 2>/dev/null"
+      )
+    }
+  }
+  let (serial, parallel) = (try batch(1), try batch(2))
+  print("\ncrease batch on 16 traces of 10 minutes (SPEC 9: -j 2 at least 1.8× -j 1):")
+  print(
+    "  -j 1 \(BenchRow.format(serial, 3)) s, -j 2 \(BenchRow.format(parallel, 3)) s: "
+      + "\(BenchRow.format(serial / parallel, 2))× on \(InProcess.processorCount) cores")
   print("\npeak RSS of `crease replay` (cues to /dev/null):")
   for (path, lines) in [(small, lineCount / 10), (large, lineCount)] {
     let kilobytes = try Spawn.peakResidentKilobytes("\(crease) replay \(path) > /dev/null")

@@ -1,0 +1,62 @@
+"""python3 -m crease_fleet: replay many traces on a Dask cluster and write the fleet report.
+
+    python3 -m crease_fleet --local 2 -d out Traces/*.jsonl
+    python3 -m crease_fleet --scheduler tcp://scheduler:8786 -d /shared/out /shared/traces/*.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import run_fleet, worst_status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python3 -m crease_fleet",
+        description="Replay traces on a Dask cluster (one crease replay per trace on the workers), "
+        "then merge their summaries with crease report into DIR/report.json and DIR/report.txt, "
+        "as crease batch does on one machine.",
+    )
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--scheduler", metavar="ADDRESS", help="a running scheduler, such as tcp://host:8786")
+    where.add_argument("--local", metavar="N", type=int, help="start a LocalCluster of N worker processes")
+    parser.add_argument("-d", "--directory", metavar="DIR", required=True, help="where the summaries and the report go")
+    parser.add_argument("--crease", default="crease", help="the crease command on the workers (default: crease on PATH)")
+    parser.add_argument("traces", nargs="+", metavar="TRACE", help="trace paths every worker can open, as given")
+    arguments = parser.parse_args(argv)
+    if arguments.local is not None and arguments.local < 1:
+        parser.error("--local needs at least 1 worker")
+
+    from distributed import Client, LocalCluster
+
+    # Paths go to the workers as given, and name the traces in the report as in `crease batch`:
+    # on a real cluster give paths every worker can open (absolute, on a shared filesystem).
+    traces = arguments.traces
+    if arguments.local is not None:
+        cluster = LocalCluster(n_workers=arguments.local, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    else:
+        cluster = None
+        client = Client(arguments.scheduler)
+    try:
+        outcomes = run_fleet(client, traces, arguments.directory, arguments.crease)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    failed = [o for o in outcomes if o.error is not None]
+    for outcome in failed:
+        print(f"crease_fleet: {outcome.trace}: {outcome.error}", file=sys.stderr)
+    print(
+        f"crease_fleet: {len(outcomes)} trace(s) replayed, {len(failed)} failed; "
+        f"report in {os.path.join(arguments.directory, 'report.txt')}",
+        file=sys.stderr,
+    )
+    return worst_status(outcomes)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""The Dask driver against `crease batch`: the same report, byte for byte, and no trace lost."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+DRIVER = HERE.parent
+REPOSITORY = DRIVER.parent.parent
+TRACES = sorted(
+    str(path)
+    for path in (REPOSITORY / "Traces").glob("*.jsonl")
+    if not path.name.endswith(".cues.jsonl")
+)
+
+
+@pytest.fixture(scope="module")
+def crease_path():
+    """The crease the tests run, on PATH for the workers: CREASE, or the debug build."""
+    executable = pathlib.Path(os.environ.get("CREASE", REPOSITORY / ".build/debug/crease"))
+    assert executable.exists(), f"build crease first: {executable}"
+    return executable
+
+
+def run_driver(crease_path, directory, traces, workers=2):
+    environment = dict(os.environ, PATH=f"{crease_path.parent}{os.pathsep}{os.environ['PATH']}")
+    return subprocess.run(
+        [sys.executable, "-m", "crease_fleet", "--local", str(workers), "-d", str(directory), *traces],
+        cwd=DRIVER, env=environment, capture_output=True, text=True, timeout=600,
+    )
+
+
+def run_batch(crease_path, directory, traces):
+    return subprocess.run(
+        [str(crease_path), "batch", "-d", str(directory), *traces], capture_output=True, text=True, timeout=600
+    )
+
+
+def test_local_cluster_report_equals_batch(crease_path, tmp_path):
+    batch = run_batch(crease_path, tmp_path / "batch", TRACES)
+    dask = run_driver(crease_path, tmp_path / "dask", TRACES)
+    assert dask.returncode == batch.returncode == 65, dask.stderr  # bad-lines.jsonl has bad lines
+    for name in ("report.json", "report.txt"):
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "batch" / name).read_bytes(), name
+    for summary in (tmp_path / "batch").glob("*.summary.json"):
+        assert (tmp_path / "dask" / summary.name).read_bytes() == summary.read_bytes(), summary.name
+
+
+def test_a_failing_trace_is_retried_then_reported(crease_path, tmp_path):
+    traces = [TRACES[0], "/nonexistent/missing.jsonl", TRACES[-1]]
+    batch = run_batch(crease_path, tmp_path / "batch", traces)
+    dask = run_driver(crease_path, tmp_path / "dask", traces)
+    assert dask.returncode == batch.returncode == 66
+    assert "missing.jsonl" in dask.stderr
+    assert (tmp_path / "dask" / "report.json").read_bytes() == (tmp_path / "batch" / "report.json").read_bytes()
+    assert "1 failed" in (tmp_path / "dask" / "report.txt").read_text()
