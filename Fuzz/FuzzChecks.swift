@@ -119,4 +119,19 @@ enum FuzzChecks {
     _ = run.summary.rendered(for: configuration)
     for bound in configuration.latencyBounds { _ = bound.bound() }
   }
+
+  /// A summary or report file: read without trapping, and when it reads, its report merges with
+  /// itself exactly (counts double, rows repeat) and renders both ways.
+  static func report(_ bytes: [UInt8]) {
+    guard let report = try? FleetReport.parse(bytes, path: "fuzz.json") else { return }
+    let twice = FleetReport.merging([report, report])
+    precondition(twice.traces.count == 2 * report.traces.count, "merging lost rows")
+    for (name, kind) in report.kinds {
+      let (doubled, overflow) = kind.latencies.count.addingReportingOverflow(kind.latencies.count)
+      precondition(twice.kinds[name]!.latencies.count == (overflow ? .max : doubled), "merging miscounted \(name)")
+    }
+    _ = twice.text
+    let again = try? FleetReport.parse(report.json.bytes, path: "again.json")
+    precondition(again == report, "a report does not read back as itself")
+  }
 }

@@ -35,8 +35,9 @@ struct CommandLineUsageTests {
     #expect(run.status == .success)
     #expect(run.output.contains("USAGE: crease help [<options>] [<subcommand>]"))
     #expect(run.output.contains("  --man "))
-    for name in ["help"] + [
-      "replay", "synth", "scenarios", "check", "stats", "convert", "plot", "completions",
+    for name in [
+      "help", "replay", "synth", "scenarios", "check", "stats", "convert", "plot", "batch", "report",
+      "completions",
     ] {
       for line in CreaseRun("help", name).output.split(separator: "\n") {
         #expect(line.count <= 80, "crease help \(name): \(line)")

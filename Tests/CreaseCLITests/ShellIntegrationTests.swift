@@ -82,7 +82,9 @@ struct ShellIntegrationTests {
   func manPage() throws {
     let page = CreaseRun("help", "--man").output
     #expect(page.hasPrefix(".TH CREASE 1 "))
-    for name in ["replay", "synth", "scenarios", "check", "stats", "convert", "plot", "completions"] {
+    for name in [
+      "replay", "synth", "scenarios", "check", "stats", "convert", "plot", "batch", "report", "completions",
+    ] {
       #expect(page.contains(".SS crease \(name)\n"), "missing \(name)")
     }
     let path = temporaryDirectory() + "/crease.1"
