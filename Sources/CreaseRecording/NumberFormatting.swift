@@ -4,13 +4,15 @@
 /// Number rendering shared by every output format, byte for byte the same on every machine.
 package enum NumberFormatting {
   /// Appends a decimal integer.
-  package static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
+  @inlinable package static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
     if value < 0 { output.append(UInt8(ascii: "-")) }
     appendDigits(value.magnitude, to: &output)
   }
 
   /// Appends the decimal digits of `magnitude`, zero-padded on the left to `minimumCount`.
-  private static func appendDigits(_ magnitude: UInt64, to output: inout [UInt8], minimumCount: Int = 1) {
+  @inlinable package static func appendDigits(
+    _ magnitude: UInt64, to output: inout [UInt8], minimumCount: Int = 1
+  ) {
     // Digits are written backwards into 20 bytes on the stack (UInt64 has at most 20), then
     // appended at once.
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
@@ -32,7 +34,7 @@ package enum NumberFormatting {
 
   /// Appends `value` rounded to 3 decimals (half away from zero), without trailing zeros but
   /// with at least one decimal, so `135` is `135.0` and `0.1234` is `0.123`.
-  package static func appendDecimal(_ value: Double, to output: inout [UInt8]) {
+  @inlinable package static func appendDecimal(_ value: Double, to output: inout [UInt8]) {
     let thousandths = (value * 1000).rounded(.toNearestOrAwayFromZero)
     guard let scaled = Int64(exactly: thousandths) else {
       // Outside ±9.2e15 no decimals are left to round: the shortest form that reads back as the
@@ -53,7 +55,7 @@ package enum NumberFormatting {
   }
 
   /// Appends nanoseconds as seconds with 9 decimals, exactly.
-  package static func appendSeconds(_ nanoseconds: Int64, to output: inout [UInt8]) {
+  @inlinable package static func appendSeconds(_ nanoseconds: Int64, to output: inout [UInt8]) {
     if nanoseconds < 0 { output.append(UInt8(ascii: "-")) }
     appendDigits(nanoseconds.magnitude / 1_000_000_000, to: &output)
     output.append(UInt8(ascii: "."))
@@ -61,7 +63,7 @@ package enum NumberFormatting {
   }
 
   /// Appends nanoseconds as milliseconds with 3 decimals, exactly (truncated to microseconds).
-  package static func appendMilliseconds(_ nanoseconds: Int64, to output: inout [UInt8]) {
+  @inlinable package static func appendMilliseconds(_ nanoseconds: Int64, to output: inout [UInt8]) {
     if nanoseconds < 0 { output.append(UInt8(ascii: "-")) }
     appendDigits(nanoseconds.magnitude / 1_000_000, to: &output)
     output.append(UInt8(ascii: "."))
@@ -72,7 +74,7 @@ package enum NumberFormatting {
 /// JSON string literals.
 package enum JSONString {
   /// Appends `text` as a quoted JSON string, escaping quotes, backslashes and control bytes.
-  package static func append(_ text: String, to output: inout [UInt8]) {
+  @inlinable package static func append(_ text: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
     var text = text
     // Names and most labels need no escape: their bytes go in at once.
@@ -109,13 +111,13 @@ package enum JSONString {
 
 extension Array where Element == UInt8 {
   /// Appends `count` bytes from `start`.
-  package mutating func append(_ start: UnsafePointer<UInt8>, count: Int) {
+  @inlinable package mutating func append(_ start: UnsafePointer<UInt8>, count: Int) {
     append(contentsOf: UnsafeBufferPointer(start: start, count: count))
   }
 
   /// Appends a literal's bytes with one copy (a `String.UTF8View` goes through a slower
   /// generic path).
-  package mutating func append(_ literal: StaticString) {
+  @inlinable package mutating func append(_ literal: StaticString) {
     append(literal.utf8Start, count: literal.utf8CodeUnitCount)
   }
 }

@@ -177,9 +177,12 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     /// Reads and handles one item of `source`.
     mutating func step(_ source: Int) throws -> Step {
       if isLive[source] && !readers[source].hasBufferedItem { try waitForInput(from: source) }
-      guard let item = try readers[source].next() else { return try endOfSource(source) }
+      let item = try readers[source].next()
+      if case .endOfInput = item { return try endOfSource(source) }
       summary.sources[source].lines += 1
       switch item {
+      case .endOfInput:
+        return try endOfSource(source)  // handled above, before the line is counted
       case .blank:
         summary.sources[source].blank += 1
         return .next
@@ -239,17 +242,22 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     /// read now and rejected (blank lines stay blank).
     mutating func rejectRest(of source: Int) throws -> Step {
       let endLine = readers[source].position
-      while let item = try readers[source].next() {
-        summary.sources[source].lines += 1
-        switch item {
+      while true {
+        let raw: UnsafeRawBufferPointer?
+        switch try readers[source].next() {
+        case .endOfInput:
+          return .next
         case .blank:
+          summary.sources[source].lines += 1
           summary.sources[source].blank += 1
-        case .bad(_, _, let raw), .record(_, let raw):
-          let message = "a line after this trace's 'end' event (line \(endLine))"
-          if try reject(source, column: 1, message, raw: raw) == .stop { return .stop }
+          continue
+        case .bad(_, _, let line), .record(_, let line):
+          raw = line
         }
+        summary.sources[source].lines += 1
+        let message = "a line after this trace's 'end' event (line \(endLine))"
+        if try reject(source, column: 1, message, raw: raw) == .stop { return .stop }
       }
-      return .next
     }
 
     mutating func noteRead(_ t: Nanoseconds) {

@@ -23,9 +23,11 @@ public final class JSONLinesReader: RecordReader {
     set { parser.collectsUnknownKeys = newValue }
   }
 
-  public func next() throws -> TraceItem? {
+  public func next() throws -> TraceItem {
     let overflow = self.overflow
-    guard let line = try lines.next(overflow: { bytes in try overflow?.write(bytes) }) else { return nil }
+    guard let line = try lines.next(overflow: { bytes in try overflow?.write(bytes) }) else {
+      return .endOfInput
+    }
     switch line {
     case .overlong(let length):
       try overflow?.write("\n")

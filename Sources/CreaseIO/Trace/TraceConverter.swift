@@ -22,8 +22,10 @@ public enum TraceConverter {
     var output: [UInt8] = binary ? BinaryTraceFormat.fileHeader : []
     let reader = RecordReaders.open(source)
     var diagnostics = Diagnostics(sink: diagnostics, limit: reportLimit)
-    while let item = try reader.next() {
-      switch item {
+    reading: while true {
+      switch try reader.next() {
+      case .endOfInput:
+        break reading
       case .blank:
         continue
       case .bad(let column, let message, let raw):

@@ -34,14 +34,15 @@ public final class BinaryTraceReader: RecordReader {
     buffer = [UInt8](repeating: 0, count: BinaryTraceFormat.maximumRecordLength + (1 << 16))
   }
 
-  public func next() throws -> TraceItem? {
-    guard !stopped else { return nil }
+  public func next() throws -> TraceItem {
+    guard !stopped else { return .endOfInput }
     if !checkedHeader {
       checkedHeader = true
       if let problem = try readFileHeader() { return stop(problem) }
     }
     guard try fill(4) else {
-      return start == end ? nil : stop("truncated record: \(end - start) byte(s) where a length was due")
+      return start == end
+        ? .endOfInput : stop("truncated record: \(end - start) byte(s) where a length was due")
     }
     position += 1
     recordOffset = consumed
