@@ -50,19 +50,12 @@ extension FleetReport {
   }
 
   private static func json(_ kind: Kind) -> JSONDocument {
-    let latencies = kind.latencies
-    return .object([
-      .init("cue", .string(kind.name)),
-      .init("stage", .string(kind.stage)),
-      .init("traces", .count(kind.traces)),
-      .init("count", .count(latencies.count)),
-      .init("p50Ns", .integer(latencies.percentile(50).rawValue)),
-      .init("p90Ns", .integer(latencies.percentile(90).rawValue)),
-      .init("p99Ns", .integer(latencies.percentile(99).rawValue)),
-      .init("maxNs", .integer(latencies.maximum.rawValue)),
-      .init("overBound", .count(kind.overBound)),
-      .init("histogram", latencies.json),
-    ])
+    .object(
+      [
+        .init("cue", .string(kind.name)), .init("stage", .string(kind.stage)),
+        .init("traces", .count(kind.traces)),
+      ]
+        + kind.latencies.members(overBound: kind.overBound))
   }
 
   // MARK: Text
@@ -168,6 +161,20 @@ extension FleetReport.Trace {
 }
 
 extension LatencyHistogram {
+  /// A cue kind's members in summaries and reports: count, percentiles, largest, the count
+  /// over the bound, and the histogram.
+  func members(overBound: Int) -> [JSONDocument.Member] {
+    [
+      .init("count", .count(count)),
+      .init("p50Ns", .integer(percentile(50).rawValue)),
+      .init("p90Ns", .integer(percentile(90).rawValue)),
+      .init("p99Ns", .integer(percentile(99).rawValue)),
+      .init("maxNs", .integer(maximum.rawValue)),
+      .init("overBound", .count(overBound)),
+      .init("histogram", json),
+    ]
+  }
+
   /// The occupied buckets as `[bucket, count, largest]` triples, as summaries and reports
   /// hold them.
   var json: JSONDocument {

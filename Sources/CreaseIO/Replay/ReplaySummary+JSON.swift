@@ -23,7 +23,7 @@ extension ReplaySummary {
           .init("releasedEarly", .count(releasedEarly)),
         ])),
       .init("bounds", .array(configuration.latencyBounds.map(Self.json))),
-      .init("cues", .array(cues.keys.sorted().map { name in Self.json(cues[name]!, configuration) })),
+      .init("cues", .array(cues.keys.sorted().map { name in Self.json(cues[name]!) })),
       .init(
         "gaps", .object(GapCause.allCases.map { .init($0.rawValue, .count(gapsByCause[$0] ?? 0)) })),
       .init("staleFrames", .optional(staleFrames, JSONDocument.count)),
@@ -77,18 +77,9 @@ extension ReplaySummary {
     ])
   }
 
-  private static func json(_ statistics: CueStatistics, _ configuration: Configuration) -> JSONDocument {
-    let latencies = statistics.latencies
-    return .object([
-      .init("cue", .string(statistics.name)),
-      .init("stage", .string(statistics.stage.name)),
-      .init("count", .count(statistics.count)),
-      .init("p50Ns", .integer(latencies.percentile(50).rawValue)),
-      .init("p90Ns", .integer(latencies.percentile(90).rawValue)),
-      .init("p99Ns", .integer(latencies.percentile(99).rawValue)),
-      .init("maxNs", .integer(latencies.maximum.rawValue)),
-      .init("overBound", .count(statistics.overBound)),
-      .init("histogram", latencies.json),
-    ])
+  private static func json(_ statistics: CueStatistics) -> JSONDocument {
+    .object(
+      [.init("cue", .string(statistics.name)), .init("stage", .string(statistics.stage.name))]
+        + statistics.latencies.members(overBound: statistics.overBound))
   }
 }
