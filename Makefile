@@ -122,14 +122,15 @@ man: deps
 	.build/debug/crease help --man > .build/crease.1
 	@echo "man -l .build/crease.1"
 
-# The command (its Swift runtime linked in, so it runs without the toolchain), completions for
+# The command (its Swift runtime linked in, so it runs without the toolchain; built apart in
+# .build/install so the benchmark's dynamically linked build stays as it is), completions for
 # bash, zsh and fish, and the manual page, under PREFIX (and DESTDIR, for packaging).
 install: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --static-swift-stdlib --product crease
+	$(SWIFT) build $(RELEASE_FLAGS) --static-swift-stdlib --build-path .build/install --product crease
 	install -d $(BINDIR) $(SHAREDIR)/bash-completion/completions $(SHAREDIR)/zsh/site-functions \
 	  $(SHAREDIR)/fish/vendor_completions.d $(SHAREDIR)/man/man1
-	install -m 755 .build/release/crease $(BINDIR)/crease
-	.build/release/crease completions bash > $(SHAREDIR)/bash-completion/completions/crease
-	.build/release/crease completions zsh > $(SHAREDIR)/zsh/site-functions/_crease
-	.build/release/crease completions fish > $(SHAREDIR)/fish/vendor_completions.d/crease.fish
-	.build/release/crease help --man > $(SHAREDIR)/man/man1/crease.1
+	install -m 755 .build/install/release/crease $(BINDIR)/crease
+	$(BINDIR)/crease completions bash > $(SHAREDIR)/bash-completion/completions/crease
+	$(BINDIR)/crease completions zsh > $(SHAREDIR)/zsh/site-functions/_crease
+	$(BINDIR)/crease completions fish > $(SHAREDIR)/fish/vendor_completions.d/crease.fish
+	$(BINDIR)/crease help --man > $(SHAREDIR)/man/man1/crease.1

@@ -1,6 +1,5 @@
 import Crease
 import CreaseIO
-import CreaseRecording
 import CreaseSynth
 import Glibc
 
@@ -41,26 +40,6 @@ enum BenchTrace {
     }
     try sink.flush()
     return size
-  }
-
-  /// Writes `count` traces of the `day` scenario (`seconds` long, a seed each) into `folder`,
-  /// reusing those already there, and returns their paths.
-  static func writeFleet(count: Int, seconds: Double, in folder: String) throws -> [String] {
-    mkdir(folder, 0o755)
-    return try (1...count).map { seed in
-      let path = "\(folder)/day-\(seed).jsonl"
-      if let existing = try? FileSource(path: path), let size = try? size(of: existing), size > 0 {
-        return path
-      }
-      let trace = Scenario.day.generate(SynthOptions(seed: UInt64(seed), duration: seconds))
-      var bytes: [UInt8] = []
-      TraceEncoder.encode(.header(trace.header), into: &bytes)
-      for event in trace.events { TraceEncoder.encode(.event(event), into: &bytes) }
-      let sink = try FileSink(creatingFileAt: path)
-      try sink.write(bytes)
-      try sink.flush()
-      return path
-    }
   }
 
   private static func size(of source: ByteSource) throws -> Int {

@@ -53,6 +53,9 @@ enum Spawn {
   }
 
   /// Peak resident memory of `command`'s largest process, in KiB.
+  ///
+  /// `posix_spawn` vforks, and Linux starts the child's peak at the parent's: measure before the
+  /// benchmark's own memory grows, or it is what is reported.
   static func peakResidentKilobytes(_ command: String) throws -> Int {
     Int(try run("exec \(command)").ru_maxrss)
   }
