@@ -20,6 +20,9 @@ struct CameraStage: Sendable {
   private var streams: [Stream] = []
   /// Each stream's index in `streams`: a hostile trace may name a hundred thousand streams.
   private var streamIndices: [StreamName: Int] = [:]
+  /// The stream looked up last: most traces have one, and comparing two equal short names
+  /// costs less than hashing one.
+  private var lastStream: (name: StreamName, index: Int)?
   private var declaredRates: [StreamName: Double] = [:]
   private var maps = DirectionMaps()
   private var display: DisplayChange?
@@ -218,6 +221,13 @@ struct CameraStage: Sendable {
   }
 
   private mutating func streamIndex(_ name: StreamName) -> Int {
+    if let lastStream, lastStream.name == name { return lastStream.index }
+    let index = existingOrNewStreamIndex(name)
+    lastStream = (name, index)
+    return index
+  }
+
+  private mutating func existingOrNewStreamIndex(_ name: StreamName) -> Int {
     if let index = streamIndices[name] { return index }
     streams.append(
       Stream(

@@ -182,13 +182,19 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   public func latencyBound(for cue: Cue) -> Nanoseconds? { processor.latencyBound(for: cue) }
 
   /// Appends the cues produced so far to `buffer`, in output order, and forgets them.
-  /// - Complexity: O(*c*), where *c* is the number of cues; no allocation once `buffer` has
-  ///   grown to its working size.
+  /// - Complexity: O(1) when `buffer` is empty (the buffers are swapped), else O(*c*) in the
+  ///   number of cues; no allocation once both buffers have grown to their working size.
   public mutating func drainCues(into buffer: inout [Cue]) {
     // Most events emit nothing, and emptying an empty array still costs a call.
     guard !context.cues.isEmpty else { return }
-    buffer.append(contentsOf: context.cues)
-    context.cues.removeAll(keepingCapacity: true)
+    guard buffer.isEmpty else {
+      buffer.append(contentsOf: context.cues)
+      context.cues.removeAll(keepingCapacity: true)
+      return
+    }
+    // The usual case: the two buffers trade places, no cue is copied, and each keeps its
+    // storage (so nothing is allocated once both have grown).
+    swap(&buffer, &context.cues)
   }
 
   /// Whether cues are waiting to be drained.
