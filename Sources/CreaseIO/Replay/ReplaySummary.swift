@@ -44,6 +44,7 @@ public struct ReplaySummary: Hashable, Sendable {
   public var sources: [LineCounts]
   /// Per cue kind, by its ordinal (a table: no hashing per cue), with its name.
   private var cueTable = [CueStatistics?](repeating: nil, count: CueKind.kindCount)
+  private var kindsSeen: UInt64 = 0
 
   /// Per cue kind that occurred, by name.
   public var cues: [String: CueStatistics] {
@@ -84,7 +85,9 @@ public struct ReplaySummary: Hashable, Sendable {
   /// Counts `cue`, judged against `bound` (`nil`: no bound applies).
   public mutating func record(_ cue: Cue, bound: Nanoseconds?) {
     let slot = cue.kind.ordinal
-    if cueTable[slot] == nil {
+    // A bit per kind seen: testing the table's optional for nil copied the statistics out.
+    if kindsSeen & (1 << slot) == 0 {
+      kindsSeen |= 1 << slot
       cueTable[slot] = CueStatistics(name: cue.kind.name, stage: cue.kind.latencyStage)
     }
     cueTable[slot]!.add(cue.latency, bound: bound)

@@ -33,7 +33,13 @@ public enum BinaryTraceFormat {
     }
   }
 
-  static func eventKind(_ code: UInt8) -> EventKind? { EventKind.allCases.first { Self.code($0) == code } }
+  static func eventKind(_ code: UInt8) -> EventKind? { eventKinds[Int(code)] }
+
+  /// The kind of each code, derived once from `code(_:)` so the two cannot
+  /// disagree (a search of `allCases` per record cost about 100 instructions).
+  private static let eventKinds: [EventKind?] = (0...255).map { code in
+    EventKind.allCases.first { Self.code($0) == code }
+  }
 
   /// The byte of each camera, fixed by the format. A direction update's camera sets are stored
   /// as ``CameraSet`` bits, which `Camera`'s explicit raw values fix in the same way.
@@ -48,7 +54,12 @@ public enum BinaryTraceFormat {
     }
   }
 
-  static func camera(_ code: UInt8) -> Camera? { Camera.allCases.first { Self.code($0) == code } }
+  static func camera(_ code: UInt8) -> Camera? { cameras[Int(code)] }
+
+  /// The camera of each code, derived once from the forward mapping like `eventKinds`.
+  private static let cameras: [Camera?] = (0...255).map { code in
+    Camera.allCases.first { Self.code($0) == code }
+  }
 
   /// Whether a path names a binary trace.
   public static func isBinary(path: String) -> Bool { path.hasSuffix(fileExtension) }
