@@ -99,26 +99,37 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// Passes a trace header to the processor.
   public mutating func apply(_ header: TraceHeader) { processor.apply(header) }
 
+  /// Why ``push(_:from:)`` would refuse an event at `t` from `source` now, or `nil` when it
+  /// would take it (an `end` event is never late). A caller that still needs a refused event
+  /// asks first, and hands over the others without a copy.
+  @inline(__always)
+  public func refusal(at t: Nanoseconds, isEnd: Bool, from source: Int) -> Admission? {
+    guard !sources[source].finished else { return .afterEnd }
+    if isEnd { return nil }
+    if let latest = sources[source].latest, latest - t > reorderWindow { return .late(behind: latest - t) }
+    // Only after an early release can an event in its window sort before processed time.
+    if t < context.now { return .late(behind: context.now - t) }
+    return nil
+  }
+
   /// Takes in one event of `source` and processes every event that can no longer be overtaken.
   /// - Complexity: O(*k* + *s*) amortized, where *k* is how many buffered events the new one
   ///   sorts before (0 for in-order input) and *s* the number of sources.
-  public mutating func push(_ event: Event, from source: Int) -> Admission {
-    guard !sources[source].finished else { return .afterEnd }
-    if case .end = event.payload {
+  public mutating func push(_ event: consuming Event, from source: Int) -> Admission {
+    let isEnd: Bool
+    if case .end = event.payload { isEnd = true } else { isEnd = false }
+    let refusal = refusal(at: event.t, isEnd: isEnd, from: source)
+    // An event ahead of its source moves the source on, even when processed time has passed it.
+    if refusal != .afterEnd, !isEnd, event.t > sources[source].latest ?? .min {
+      sources[source].latest = event.t
+    }
+    if let refusal { return refusal }
+    if isEnd {
       sources[source].endTime = event.t
       finish(source: source)
       return .accepted
     }
-    if let latest = sources[source].latest {
-      let behind = latest - event.t
-      if behind > reorderWindow { return .late(behind: behind) }
-      if event.t > latest { sources[source].latest = event.t }
-    } else {
-      sources[source].latest = event.t
-    }
-    // Only after an early release can an event in its window sort before processed time.
-    if event.t < context.now { return .late(behind: context.now - event.t) }
-    buffer.insert(PendingEvent(event: event, source: source, sequence: nextSequence))
+    buffer.insert(PendingEvent(event: consume event, source: source, sequence: nextSequence))
     nextSequence += 1
     if buffer.count > bufferLimit, let earliest = buffer.popFirst() {
       process(earliest.event)

@@ -18,10 +18,10 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
 
   /// - Complexity: O(1) amortized for an element not smaller than the last; O(*k*) for one that
   ///   sorts *k* places before the end.
-  mutating func insert(_ element: Element) {
+  mutating func insert(_ element: consuming Element) {
     storage.append(element)
     var index = storage.count - 1
-    while index > head && element < storage[index - 1] {
+    while index > head && storage[index] < storage[index - 1] {
       storage.swapAt(index, index - 1)
       index -= 1
     }

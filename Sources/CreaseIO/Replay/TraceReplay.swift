@@ -180,7 +180,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       let item = try readers[source].next()
       if case .endOfInput = item { return try endOfSource(source) }
       summary.sources[source].lines += 1
-      switch item {
+      switch consume item {
       case .endOfInput:
         return try endOfSource(source)  // handled above, before the line is counted
       case .blank:
@@ -204,10 +204,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     }
 
     /// Takes in a well-formed record; `raw` is its line, when it came from JSON Lines.
-    mutating func accept(_ record: TraceRecord, from source: Int, raw: UnsafeRawBufferPointer?) throws -> Step
+    mutating func accept(_ record: consuming TraceRecord, from source: Int, raw: UnsafeRawBufferPointer?)
+      throws -> Step
     {
       loops[source].records += 1
-      switch record {
+      switch consume record {
       case .header(let header):
         guard loops[source].records == 1 else {
           return try reject(source, column: 1, "a header must be the first record of a trace", raw: raw)
@@ -218,20 +219,22 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         let event = replay.loops > 1 ? loops[source].shift(read) : read
         if case .end = event.payload, loops[source].pass + 1 < replay.loops { break }
         noteRead(event.t)
-        let admission = engine.push(event, from: source)
-        if admission == .accepted, let chrome {
-          try cueOutput.write(at: event.t) { chrome.note(event, from: source, into: &$0) }
-        }
-        switch admission {
-        case .accepted:
-          if case .end = event.payload {
-            summary.sources[source].processed += 1
-            return try rejectRest(of: source)
-          }
+        let isEnd: Bool
+        if case .end = event.payload { isEnd = true } else { isEnd = false }
+        switch engine.refusal(at: event.t, isEnd: isEnd, from: source) {
         case .late(let behind):
+          _ = engine.push(event, from: source)  // the engine counts its source as having reached t
           return try handleLate(source, behind: behind, event: event, raw: raw)
         case .afterEnd:
           return try reject(source, column: 1, "a record after this trace's 'end' event", raw: raw)
+        case .accepted, nil:
+          if let chrome { try cueOutput.write(at: event.t) { chrome.note(event, from: source, into: &$0) } }
+          // Asked first, so the event is handed over without a copy.
+          _ = engine.push(consume event, from: source)
+          if isEnd {
+            summary.sources[source].processed += 1
+            return try rejectRest(of: source)
+          }
         }
       }
       summary.sources[source].processed += 1
