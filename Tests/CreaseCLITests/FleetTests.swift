@@ -115,6 +115,17 @@ struct FleetTests {
     #expect(contents(of: "\(directory)/2-t.cues.jsonl") == contents(of: tracePath("wobble.cues.jsonl")))
   }
 
+  @Test("an output that would overwrite a trace is refused before anything is written")
+  func refusesOverwritingATrace() throws {
+    let directory = temporaryDirectory()
+    try FileManager.default.copyItem(atPath: tracePath("wobble.jsonl"), toPath: "\(directory)/1-x.cues.jsonl")
+    try FileManager.default.copyItem(atPath: tracePath("wobble.jsonl"), toPath: "\(directory)/x.jsonl")
+    let run = CreaseRun("batch", "-d", directory, "\(directory)/x.jsonl", "\(directory)/1-x.cues.jsonl")
+    #expect(run.status == .usage)
+    #expect(run.error.contains("is the same file as input"), "\(run.error)")
+    #expect(contents(of: "\(directory)/1-x.cues.jsonl") == contents(of: tracePath("wobble.jsonl")))
+  }
+
   @Test("bad report input: a clear error naming the file and the member, exit 65")
   func badInput() throws {
     let scratch = temporaryDirectory()

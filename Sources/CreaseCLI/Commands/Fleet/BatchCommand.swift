@@ -50,8 +50,10 @@ enum BatchCommand: Subcommand {
       try arguments.value(jobsOption, as: "a whole number from 1") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
       ?? processorCount
     let directory = arguments.value(directoryOption)!  // a required option: the parser checked it
-    try makeDirectory(directory)
     let names = outputNames(for: traces, format: format)
+    let outputs = names.flatMap { [$0.cues, $0.summary] } + ["report.json", "report.txt"]
+    try OutputPaths.refuseOverlaps(outputs.map { ("--directory", "\(directory)/\($0)") }, inputs: traces)
+    try makeDirectory(directory)
     let progress = BatchProgress(total: traces.count, streams: streams)
     let outcomes = Mutex([Outcome?](repeating: nil, count: traces.count))
     let next = Mutex(0)
