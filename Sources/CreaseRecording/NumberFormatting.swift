@@ -13,17 +13,32 @@ package enum NumberFormatting {
   @inlinable package static func appendDigits(
     _ magnitude: UInt64, to output: inout [UInt8], minimumCount: Int = 1
   ) {
-    // Digits are written backwards into 20 bytes on the stack (UInt64 has at most 20), then
-    // appended at once.
+    // Digits are written backwards into 24 bytes on the stack (UInt64 has at most 20), two at
+    // a time from a table of pairs, then appended at once.
+    let pairs: StaticString = """
+      00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+      40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+      8081828384858687888990919293949596979899
+      """
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
     withUnsafeMutableBytes(of: &digits) { buffer in
       var index = 24
       var value = magnitude
-      repeat {
+      while value >= 100 {
+        let pair = Int(value % 100) * 2
+        value /= 100
+        index -= 2
+        buffer[index] = pairs.utf8Start[pair]
+        buffer[index + 1] = pairs.utf8Start[pair + 1]
+      }
+      if value >= 10 {
+        index -= 2
+        buffer[index] = pairs.utf8Start[Int(value) * 2]
+        buffer[index + 1] = pairs.utf8Start[Int(value) * 2 + 1]
+      } else {
         index -= 1
-        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-        value /= 10
-      } while value > 0
+        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
+      }
       while 24 - index < minimumCount {
         index -= 1
         buffer[index] = UInt8(ascii: "0")
