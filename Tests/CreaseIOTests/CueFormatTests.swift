@@ -1,5 +1,6 @@
 import Crease
 import CreaseRecording
+import CreaseSynth
 import Testing
 
 @testable import CreaseIO
@@ -41,6 +42,26 @@ struct CueFormatTests {
   func textQuoting(kind: CueKind, fields: String) {
     let line = encode(Cue(t: 0, since: 0, kind), .text)
     #expect(line.hasSuffix(" " + fields + "\n"), "\(line)")
+  }
+
+  @Test("integers and padded digits read back as Swift prints them, for seeded random values and the ends")
+  func integers() {
+    var random = SplitMix64(seed: 2026)
+    let values: [Int64] =
+      [0, 9, 10, 99, 100, -1, .max, .min, 1_000_000_000, 999_999_999_999]
+      + (0..<2000).map { _ in Int64(bitPattern: random.next()) >> (random.next() % 63) }
+    for value in values {
+      var bytes: [UInt8] = []
+      NumberFormatting.appendInteger(value, to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == String(value), "seed 2026, value \(value)")
+      var seconds: [UInt8] = []
+      NumberFormatting.appendSeconds(value, to: &seconds)
+      let magnitude = value.magnitude
+      let expected =
+        (value < 0 ? "-" : "") + "\(magnitude / 1_000_000_000)."
+        + String(String(magnitude % 1_000_000_000 + 1_000_000_000).dropFirst())
+      #expect(String(decoding: seconds, as: UTF8.self) == expected, "seed 2026, value \(value)")
+    }
   }
 
   @Test(
