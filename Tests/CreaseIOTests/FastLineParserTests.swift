@@ -87,6 +87,37 @@ struct FastLineParserTests {
     #expect(FastPathDifferential.disagreement(Array(line.utf8)) == nil, "\(line)")
   }
 
+  @Test(
+    "decimals read exactly as json-c's strtod reads them, on both sides of the exact fast path",
+    arguments: [
+      "0.1", "0.5", "90.67999992000001", "9007199254740992.0", "9007199254740993.0", "900719925474099.3",
+      "123456789012345678.9", "1234567890123456789.0", "0.0000000000000000000001",
+      "0.00000000000000000000001",
+      "1.00000000000000011102230246251565", "179.99999999999997", "4503599627370497.5", "0.3",
+      "2.2250738585072014", "5.0000000000000000001",
+    ])
+  func decimals(text: String) throws {
+    let bytes = Array(#"{"t":1,"kind":"hinge","angle":\#(text),"status":"closed"}"#.utf8)
+    #expect(FastPathDifferential.fast(bytes) != nil, "the fast path takes \(text)")
+    #expect(FastPathDifferential.disagreement(bytes) == nil, "\(text)")
+  }
+
+  @Test("seeded random decimals of 1 to 24 digits agree with json-c bit for bit", arguments: 0..<4)
+  func randomDecimals(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    for _ in 0..<5000 {
+      let integerDigits = Int(random.next() % 12)
+      let fractionDigits = 1 + Int(random.next() % 24)
+      var text = integerDigits == 0 ? "0" : String(1 + random.next() % 9)
+      for _ in 0..<max(0, integerDigits - 1) { text += String(random.next() % 10) }
+      text += "."
+      for _ in 0..<fractionDigits { text += String(random.next() % 10) }
+      if random.next() % 2 == 0 { text = "-" + text }
+      let bytes = Array(#"{"t":1,"kind":"hinge","angle":\#(text),"status":"closed"}"#.utf8)
+      #expect(FastPathDifferential.disagreement(bytes) == nil, "seed \(seed), angle \(text)")
+    }
+  }
+
   @Test("seeded mutations of canonical lines never make the two disagree", arguments: 0..<20)
   func mutations(seed: UInt64) {
     var random = SplitMix64(seed: seed)

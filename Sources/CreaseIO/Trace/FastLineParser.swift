@@ -7,8 +7,9 @@ import Glibc
 ///
 /// It accepts a line only when it can prove json-c (strict, UTF-8 checked) accepts it with the
 /// same values: an object of members with plain keys, strings of printable ASCII without escapes,
-/// integers of at most 18 digits and plain decimals (read by the C library's `strtod`, as json-c
-/// reads them, in the C locale), no duplicate or unknown key, each field of the type its kind
+/// integers of at most 18 digits and plain decimals (read exactly by Clinger's fast path when they
+/// have at most 19 digits and a significand up to 2^53, else by the C library's `strtod`, as
+/// json-c reads them, in the C locale; both round correctly, so the double is the same), no duplicate or unknown key, each field of the type its kind
 /// wants. Anything else returns `nil`, and ``TraceParser`` decides with json-c,
 /// which stays the reference and writes every error message (SPEC 9). Differential tests and a
 /// fuzz target hold the two to the same accepted set and values.
@@ -240,13 +241,19 @@ enum FastLineParser {
       }
       var isDecimal = false
       var nonZero = magnitude != 0
+      // All the digits as one integer, while they fit: for the exact fast path below.
+      var significand = UInt64(truncatingIfNeeded: magnitude)
+      var fractionDigits = 0
       if take(UInt8(ascii: ".")) {
         let fractionStart = offset
         while offset < bytes.count, bytes[offset] &- UInt8(ascii: "0") < 10 {
-          if bytes[offset] != UInt8(ascii: "0") { nonZero = true }
+          let digit = bytes[offset] &- UInt8(ascii: "0")
+          if digit != 0 { nonZero = true }
+          significand = significand &* 10 &+ UInt64(digit)
           offset += 1
         }
-        guard offset > fractionStart else { return nil }
+        fractionDigits = offset - fractionStart
+        guard fractionDigits > 0 else { return nil }
         isDecimal = true
       }
       // A byte must follow and end the number: json-c would read an exponent or a letter on,
@@ -259,8 +266,21 @@ enum FastLineParser {
         guard integerDigits <= 18 else { return nil }
         return .integer(negative ? -magnitude : magnitude)
       }
+      // Clinger's fast path: with at most 19 digits the significand is exact, and when it is at
+      // most 2^53 and the power of ten at most 10^22, both are exact doubles and one IEEE
+      // division rounds correctly, as strtod does: the same double, bit for bit.
+      if integerDigits + fractionDigits <= 19, significand <= 1 << 53, fractionDigits <= 22 {
+        let value = Double(significand) / Self.powersOfTen[fractionDigits]
+        return .number(negative ? -value : value)
+      }
       let text = bytes.baseAddress!.assumingMemoryBound(to: CChar.self) + start
       return .number(crease_strtod_c(text))
     }
+
+    /// 10^0 through 10^22, every one an exact double.
+    private static let powersOfTen: [Double] = [
+      1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+      1e19, 1e20, 1e21, 1e22,
+    ]
   }
 }
