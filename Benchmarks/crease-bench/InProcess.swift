@@ -74,14 +74,14 @@ enum InProcess {
     return [0.5, 0.99, 0.999].map { samples[min(count - 1, Int(Double(count) * $0))] } + [samples[count - 1]]
   }
 
-  /// Heap allocations per event in steady state: this benchmark run twice under valgrind with
-  /// two event counts in `mode` (`--session-events` or `--recorder-events`); the difference
-  /// divided by the extra events. `nil` without valgrind.
-  static func allocationsPerEvent(executable: String, mode: String) throws -> Double? {
+  /// Heap allocations per event in steady state: `command(count)` run twice under valgrind,
+  /// with 20,000 and 60,000 events; the difference divided by the extra events. `nil` without
+  /// valgrind.
+  static func allocationsPerEvent(_ command: (Int) -> String) throws -> Double? {
     guard Spawn.commandExists("valgrind") else { return nil }
     func allocations(_ count: Int) throws -> Int? {
-      let log = "Benchmarks/.data/valgrind\(mode)-\(count).log"
-      try Spawn.run("valgrind --log-file=\(log) \(executable) \(mode) \(count) > /dev/null 2>&1")
+      let log = "Benchmarks/.data/valgrind-\(count).log"
+      try Spawn.run("valgrind --log-file=\(log) \(command(count)) > /dev/null 2>&1")
       // "==123== total heap usage: 1,234 allocs, 1,230 frees, 56,789 bytes allocated"
       return ValgrindLog.number(after: "usage:", in: log)
     }

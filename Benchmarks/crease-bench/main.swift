@@ -152,11 +152,28 @@ if access(crease, X_OK) == 0 {
 let latency = InProcess.latencies(events: 1_000_000)
 print("\nin-process latency per event (CreaseSession, 1,000,000 events of the day scenario):")
 print("  p50 \(latency[0]) ns, p99 \(latency[1]) ns, p99.9 \(latency[2]) ns, max \(latency[3]) ns")
-if let session = try InProcess.allocationsPerEvent(executable: arguments[0], mode: "--session-events"),
-  let recorder = try InProcess.allocationsPerEvent(executable: arguments[0], mode: "--recorder-events")
+if let session = try InProcess.allocationsPerEvent({ "\(arguments[0]) --session-events \($0)" }),
+  let recorder = try InProcess.allocationsPerEvent({ "\(arguments[0]) --recorder-events \($0)" })
 {
   print("heap allocations per event in steady state (valgrind, 60,000 vs 20,000 events):")
   print("  CreaseSession \(BenchRow.format(session, 3)), TraceRecorder \(BenchRow.format(recorder, 3))")
+  if access(crease, X_OK) == 0 {
+    // The whole replay too, from both formats: the first lines of the bench trace.
+    for count in [20_000, 60_000] {
+      let slice = "\(dataDirectory)/bench-slice-\(count)"
+      try Spawn.run(
+        "head -n \(count) \(small) > \(slice).jsonl && \(crease) convert \(slice).jsonl -o \(slice).crtrace")
+    }
+    let jsonl = try InProcess.allocationsPerEvent {
+      "\(crease) replay \(dataDirectory)/bench-slice-\($0).jsonl"
+    }
+    let binary = try InProcess.allocationsPerEvent {
+      "\(crease) replay \(dataDirectory)/bench-slice-\($0).crtrace"
+    }
+    print(
+      "  crease replay: JSONL \(BenchRow.format(jsonl ?? .nan, 3)), binary \(BenchRow.format(binary ?? .nan, 3))"
+    )
+  }
 } else {
   print("(install valgrind to count heap allocations per event)")
 }

@@ -47,9 +47,10 @@ public final class LineReader {
 
   /// The next line, or `nil` at the end of the source.
   ///
-  /// - Parameter overflow: receives the bytes of an overlong line, in order.
+  /// - Parameter overflow: receives the bytes of an overlong line, in order (a sink, not a
+  ///   closure: an optional closure escapes, and its context was allocated for every line).
   /// - Complexity: O(*n*) in the length of the line.
-  public func next(overflow: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws -> Line? {
+  public func next(overflow: ByteSink? = nil) throws -> Line? {
     while true {
       if let newline = findNewline() {
         lineNumber += 1
@@ -91,10 +92,10 @@ public final class LineReader {
   }
 
   /// Streams the rest of a line that does not fit to `overflow` and reports it.
-  private func skipOverlongLine(overflow: ((UnsafeRawBufferPointer) throws -> Void)?) throws -> Line {
+  private func skipOverlongLine(overflow: ByteSink?) throws -> Line {
     lineNumber += 1
     var length = end - start
-    try overflow?(UnsafeRawBufferPointer(rebasing: storage[start..<end]))
+    try overflow?.write(UnsafeRawBufferPointer(rebasing: storage[start..<end]))
     start = 0
     end = 0
     while true {
@@ -106,13 +107,13 @@ public final class LineReader {
       }
       if let found = memchr(storage.baseAddress!, 0x0A, count) {
         let lineEnd = storage.baseAddress!.distance(to: found)
-        try overflow?(UnsafeRawBufferPointer(rebasing: storage[0..<lineEnd]))
+        try overflow?.write(UnsafeRawBufferPointer(rebasing: storage[0..<lineEnd]))
         length += lineEnd
         start = lineEnd + 1
         end = count
         break
       }
-      try overflow?(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
+      try overflow?.write(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
       length += count
     }
     return .overlong(length: length)

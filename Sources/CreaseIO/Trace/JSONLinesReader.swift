@@ -24,8 +24,7 @@ public final class JSONLinesReader: RecordReader {
   }
 
   public func next() throws -> TraceItem {
-    let overflow = self.overflow
-    guard let line = try lines.next(overflow: { bytes in try overflow?.write(bytes) }) else {
+    guard let line = try lines.next(overflow: overflow) else {
       return .endOfInput
     }
     switch line {
