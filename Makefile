@@ -79,10 +79,10 @@ bench: bench-deps
 	PATH="$(CURDIR)/Benchmarks/.venv/bin:$$PATH" .build/release/crease-bench $(BENCH_LINES)
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz Examples
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks Fuzz Examples
 
 docs:
 	$(SWIFT) build --target Crease -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs

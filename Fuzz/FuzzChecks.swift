@@ -128,7 +128,8 @@ enum FuzzChecks {
     precondition(twice.traces.count == 2 * report.traces.count, "merging lost rows")
     for (name, kind) in report.kinds {
       let (doubled, overflow) = kind.latencies.count.addingReportingOverflow(kind.latencies.count)
-      precondition(twice.kinds[name]!.latencies.count == (overflow ? .max : doubled), "merging miscounted \(name)")
+      precondition(
+        twice.kinds[name]!.latencies.count == (overflow ? .max : doubled), "merging miscounted \(name)")
     }
     _ = twice.text
     let again = try? FleetReport.parse(report.json.bytes, path: "again.json")
