@@ -88,6 +88,8 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// earliest. Reading from it first keeps the reorder buffer at the size of the window.
   /// - Complexity: O(*s*), where *s* is the number of sources.
   public var sourceToRead: Int? {
+    // One source, the usual replay, has no others to weigh (asked before every line).
+    if sources.count == 1 { return sources[0].finished ? nil : 0 }
     var best: (index: Int, low: Nanoseconds)?
     for (index, source) in sources.enumerated() where !source.finished {
       let low = source.latest.map { $0 - reorderWindow } ?? .min
