@@ -223,7 +223,12 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
 
   private mutating func releaseReadyEvents() {
     guard let line = releaseLine() else { return }
-    while let head = buffer.popFirst(if: { line.admits($0) }) { process(head.event) }
+    // The buffer leaves the engine while its events are processed (which mutates the engine;
+    // processing never buffers an event), so they are handed over in place.
+    var ready = ReorderBuffer<PendingEvent>()
+    swap(&ready, &buffer)
+    ready.removeFirst(while: { line.admits($0) }) { process($0.event) }
+    swap(&ready, &buffer)
   }
 
   /// Processes one event after the timers due before it.

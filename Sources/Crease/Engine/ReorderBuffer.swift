@@ -28,17 +28,31 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
     checkInvariants()
   }
 
+  /// Hands each smallest element to `body`, in order, while `condition` holds for it, and
+  /// removes it. Elements are looked at and handed over in place, never copied out: an event
+  /// is a payload enum with strings, and each copy goes through its value witnesses.
+  /// - Complexity: O(*k*) amortized for *k* elements removed.
+  mutating func removeFirst(while condition: (Element) -> Bool, _ body: (Element) -> Void) {
+    while !isEmpty, condition(storage[head]) {
+      body(storage[head])
+      head += 1
+    }
+    dropTaken()
+  }
+
   /// Removes and returns the smallest element.
   /// - Complexity: O(1) amortized.
-  mutating func popFirst() -> Element? { popFirst(if: { _ in true }) }
-
-  /// Removes and returns the smallest element if `condition` holds for it; it is looked at in
-  /// place, so only an element that leaves is copied.
-  /// - Complexity: O(1) amortized.
-  mutating func popFirst(if condition: (Element) -> Bool) -> Element? {
-    guard !isEmpty, condition(storage[head]) else { return nil }
+  mutating func popFirst() -> Element? {
+    guard !isEmpty else { return nil }
     let element = storage[head]
     head += 1
+    dropTaken()
+    return element
+  }
+
+  /// Frees the slots of taken elements: all of them once the buffer is empty, or the taken
+  /// prefix when it has grown large and is most of the storage.
+  private mutating func dropTaken() {
     if head == storage.count {
       storage.removeAll(keepingCapacity: true)
       head = 0
@@ -46,7 +60,6 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
       storage.removeFirst(head)
       head = 0
     }
-    return element
   }
 
   private func checkInvariants() {
