@@ -94,7 +94,9 @@ struct FastLineParserTests {
       "123456789012345678.9", "1234567890123456789.0", "0.0000000000000000000001",
       "0.00000000000000000000001",
       "1.00000000000000011102230246251565", "179.99999999999997", "4503599627370497.5", "0.3",
-      "2.2250738585072014", "5.0000000000000000001",
+      "2.2250738585072014", "5.0000000000000000001", "18014398509481986.0", "18014398509481990.0",
+      "36028797018963971.0", "0.30000000000000004", "123.45678901234567", "1.7976931348623157",
+      "99999999999999999.9", "0.1000000000000000055511151231257827",
     ])
   func decimals(text: String) throws {
     let bytes = Array(#"{"t":1,"kind":"hinge","angle":\#(text),"status":"closed"}"#.utf8)
@@ -113,6 +115,24 @@ struct FastLineParserTests {
       text += "."
       for _ in 0..<fractionDigits { text += String(random.next() % 10) }
       if random.next() % 2 == 0 { text = "-" + text }
+      let bytes = Array(#"{"t":1,"kind":"hinge","angle":\#(text),"status":"closed"}"#.utf8)
+      #expect(FastPathDifferential.disagreement(bytes) == nil, "seed \(seed), angle \(text)")
+    }
+  }
+
+  @Test(
+    "seeded random decimals of 16 to 19 digits, the integer-division path, agree bit for bit",
+    arguments: 0..<4)
+  func longDecimals(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    for _ in 0..<5000 {
+      let digits = 16 + Int(random.next() % 4)
+      let integerDigits = 1 + Int(random.next() % UInt64(digits - 1))
+      var text = String(1 + random.next() % 9)
+      for index in 1..<digits {
+        if index == integerDigits { text += "." }
+        text += String(random.next() % 10)
+      }
       let bytes = Array(#"{"t":1,"kind":"hinge","angle":\#(text),"status":"closed"}"#.utf8)
       #expect(FastPathDifferential.disagreement(bytes) == nil, "seed \(seed), angle \(text)")
     }

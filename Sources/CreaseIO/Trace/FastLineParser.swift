@@ -7,9 +7,10 @@ import Glibc
 ///
 /// It accepts a line only when it can prove json-c (strict, UTF-8 checked) accepts it with the
 /// same values: an object of members with plain keys, strings of printable ASCII without escapes,
-/// integers of at most 18 digits and plain decimals (read exactly by Clinger's fast path when they
-/// have at most 19 digits and a significand up to 2^53, else by the C library's `strtod`, as
-/// json-c reads them, in the C locale; both round correctly, so the double is the same), no duplicate or unknown key, each field of the type its kind
+/// integers of at most 18 digits and plain decimals (of at most 19 digits, read exactly: by
+/// Clinger's fast path when the significand is at most 2^53, else by an integer division rounded
+/// to nearest, ties to even; longer ones by the C library's `strtod`, as json-c reads them, in
+/// the C locale; all round correctly, so the double is the same), no duplicate or unknown key, each field of the type its kind
 /// wants. Anything else returns `nil`, and ``TraceParser`` decides with json-c,
 /// which stays the reference and writes every error message (SPEC 9). Differential tests and a
 /// fuzz target hold the two to the same accepted set and values.
@@ -273,8 +274,54 @@ enum FastLineParser {
         let value = Double(significand) / Self.powersOfTen[fractionDigits]
         return .number(negative ? -value : value)
       }
+      // A longer significand (an angle printed with 17 digits), still exact in 64 bits: divided
+      // in integers and rounded to nearest, ties to even, as strtod rounds.
+      if integerDigits + fractionDigits <= 19, fractionDigits <= 19, significand != 0,
+        let value = Self.quotient(significand, dividedByPowerOfTen: fractionDigits)
+      {
+        return .number(negative ? -value : value)
+      }
       let text = bytes.baseAddress!.assumingMemoryBound(to: CChar.self) + start
       return .number(crease_strtod_c(text))
+    }
+
+    /// `numerator / 10^exponent` rounded to the nearest double, ties to even: the correctly
+    /// rounded value strtod gives. `numerator` is not 0 and `exponent` at most 19, so every
+    /// step is exact in integers; `nil` when the numerator is too long for the scaling (over
+    /// 55 bits more than the divisor), which strtod then reads.
+    static func quotient(_ numerator: UInt64, dividedByPowerOfTen exponent: Int) -> Double? {
+      var divisor: UInt64 = 1
+      for _ in 0..<exponent { divisor &*= 10 }
+      // Scale the numerator so the integer quotient has 55 or 56 bits: 53 for the significand,
+      // one to round on, and one or two more that, with the remainder, say whether anything
+      // below it is non-zero.
+      let numeratorBits = 64 - numerator.leadingZeroBitCount
+      let divisorBits = 64 - divisor.leadingZeroBitCount
+      var shift = 55 + divisorBits - numeratorBits
+      guard shift >= 0 else { return nil }
+      let scaled: (high: UInt64, low: UInt64) =
+        shift >= 64
+        ? (numerator << (shift - 64), 0)
+        : shift == 0 ? (0, numerator) : (numerator >> (64 - shift), numerator << shift)
+      let division = divisor.dividingFullWidth(scaled)
+      var quotient = division.quotient
+      var sticky = division.remainder != 0
+      // quotient is in [2^54, 2^56): keep 55 bits.
+      if quotient >= 1 << 55 {
+        sticky = sticky || quotient & 1 != 0
+        quotient >>= 1
+        shift -= 1
+      }
+      var significand = quotient >> 2
+      let half = quotient & 0b10 != 0
+      sticky = sticky || quotient & 0b01 != 0
+      if half && (sticky || significand & 1 != 0) { significand += 1 }
+      var scale = 2 - shift
+      if significand == 1 << 53 {
+        significand >>= 1
+        scale += 1
+      }
+      return Double(sign: .plus, exponent: scale, significand: Double(significand))
     }
 
     /// 10^0 through 10^22, every one an exact double.
