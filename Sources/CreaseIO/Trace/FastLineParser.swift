@@ -186,7 +186,72 @@ enum FastLineParser {
     }
 
     /// A quoted member name this parser knows.
+    ///
+    /// A known name and its closing quote are matched as one little-endian word read past the
+    /// opening quote (`angleRad`, a byte longer, with one more byte); near the end of a line,
+    /// or for anything else, byte by byte.
     mutating func key() -> Key? {
+      guard offset + 10 <= bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return keyByBytes() }
+      let word = bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)
+      let candidates: Range<Int> =
+        switch UInt8(truncatingIfNeeded: word) {
+        case UInt8(ascii: "t"): 0..<1
+        case UInt8(ascii: "k"): 1..<2
+        case UInt8(ascii: "p"): 2..<3
+        case UInt8(ascii: "a"): 3..<4
+        case UInt8(ascii: "l"): 4..<5
+        case UInt8(ascii: "s"): 5..<7
+        case UInt8(ascii: "c"): 7..<8
+        case UInt8(ascii: "r"): 8..<9
+        default: 0..<0
+        }
+      for index in candidates {
+        let known = Self.keyWords[index]
+        if word & known.mask == known.pattern {
+          offset += 1 + known.length
+          return known.key
+        }
+      }
+      if word == Self.angleRad, bytes[offset + 9] == UInt8(ascii: "\"") {
+        offset += 10
+        return .angleRad
+      }
+      return nil
+    }
+
+    /// A known key with its closing quote as a little-endian word, and the mask of its bytes.
+    private struct KeyWord {
+      let key: Key
+      let pattern: UInt64
+      let mask: UInt64
+      /// The bytes the name and its quote take.
+      let length: Int
+
+      init(_ key: Key, _ name: StaticString) {
+        self.key = key
+        length = name.utf8CodeUnitCount + 1
+        var pattern: UInt64 = 0
+        for index in 0..<name.utf8CodeUnitCount { pattern |= UInt64(name.utf8Start[index]) << (8 * index) }
+        self.pattern = pattern | UInt64(UInt8(ascii: "\"")) << (8 * name.utf8CodeUnitCount)
+        mask = length == 8 ? .max : (1 << (8 * length)) - 1
+      }
+    }
+
+    /// The keys of seven bytes or fewer, grouped by first letter as ``key()`` looks them up.
+    private static let keyWords = [
+      KeyWord(.t, "t"), KeyWord(.kind, "kind"), KeyWord(.pts, "pts"), KeyWord(.angle, "angle"),
+      KeyWord(.label, "label"), KeyWord(.status, "status"), KeyWord(.stream, "stream"),
+      KeyWord(.camera, "camera"), KeyWord(.reason, "reason"),
+    ]
+
+    /// `angleRad` as a word; its closing quote is the ninth byte.
+    private static let angleRad: UInt64 = {
+      let name: StaticString = "angleRad"
+      return (0..<8).reduce(0) { $0 | UInt64(name.utf8Start[$1]) << (8 * $1) }
+    }()
+
+    /// ``key()`` for the last bytes of a line: the name as a plain string, then its bytes.
+    private mutating func keyByBytes() -> Key? {
       guard let name = plainString() else { return nil }
       switch name.count {
       case 1: return name[0] == UInt8(ascii: "t") ? .t : nil
