@@ -75,4 +75,34 @@ struct CueFormatTests {
     NumberFormatting.appendDecimal(value, to: &bytes)
     #expect(String(decoding: bytes, as: UTF8.self) == expected)
   }
+
+  @Test("the byte writer: digit counts at every power of ten, padding, and copies of every short length")
+  func byteWriter() {
+    var magnitudes: [UInt64] = [0, .max]
+    var power: UInt64 = 1
+    for _ in 0..<20 {
+      magnitudes += [power &- 1, power, power &+ 1]
+      power = power.multipliedReportingOverflow(by: 10).partialValue
+    }
+    for magnitude in magnitudes {
+      #expect(written { $0.writeDigits(magnitude) } == String(magnitude), "\(magnitude)")
+      let padded = String(repeating: "0", count: max(0, 22 - String(magnitude).count)) + String(magnitude)
+      #expect(written { $0.writeDigits(magnitude, minimumCount: 22) } == padded, "\(magnitude)")
+    }
+    let text = "abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+    for count in 0...40 {
+      let expected = String(text.prefix(count))
+      var copy = expected
+      #expect(copy.withUTF8 { bytes in written { $0.write(UnsafeRawBufferPointer(bytes)) } } == expected)
+    }
+    var milliseconds: [UInt8] = []
+    NumberFormatting.appendMilliseconds(-500, to: &milliseconds)
+    #expect(String(decoding: milliseconds, as: UTF8.self) == "-0.000", "the sign survives rounding to zero")
+  }
+
+  private func written(_ body: (inout UnsafeByteWriter) -> Void) -> String {
+    var bytes: [UInt8] = []
+    bytes.append(writingAtMost: 64, body)
+    return String(decoding: bytes, as: UTF8.self)
+  }
 }

@@ -257,20 +257,15 @@ public final class ChromeTimeline {
   private static func appendArguments(_ cue: Cue, into output: inout [UInt8]) {
     output.append(#","args":{"since":"#)
     appendMicroseconds(cue.since, to: &output)
-    cue.kind.writeFields(CueFormat.JSONFields.self, to: &output)
+    CueFormat.appendJSONFields(cue.kind, to: &output)
     output.append(UInt8(ascii: "}"))
   }
 
   /// Nanoseconds as microseconds with three decimals, exactly.
   static func appendMicroseconds(_ nanoseconds: Nanoseconds, to output: inout [UInt8]) {
     let value = nanoseconds.rawValue
-    if value < 0 { output.append(UInt8(ascii: "-")) }
-    NumberFormatting.appendInteger(Int64(value.magnitude / 1000), to: &output)
-    output.append(UInt8(ascii: "."))
-    let fraction = value.magnitude % 1000
-    if fraction < 100 { output.append(UInt8(ascii: "0")) }
-    if fraction < 10 { output.append(UInt8(ascii: "0")) }
-    NumberFormatting.appendInteger(Int64(fraction), to: &output)
+    NumberFormatting.appendFixedPoint(
+      value.magnitude, negative: value < 0, unit: 1000, decimals: 3, to: &output)
   }
 
   private func quoted(_ text: String) -> String {

@@ -19,52 +19,90 @@ public enum CueFormat: String, CaseIterable, Sendable {
   ///   grown to its working size (labels excepted).
   public func encode(_ cue: Cue, into output: inout [UInt8]) {
     switch self {
-    case .jsonl: Self.encodeJSONLine(cue, into: &output)
+    case .jsonl:
+      output.append(writingAtMost: Self.jsonLineCapacity(cue)) { Self.encodeJSONLine(cue, to: &$0) }
     case .text: Self.encodeText(cue, into: &output)
     case .chrome: ChromeTimeline.appendInstant(cue, pid: 1, to: &output)
     }
   }
 
-  private static func encodeJSONLine(_ cue: Cue, into output: inout [UInt8]) {
-    output.append(#"{"t":"#)
-    NumberFormatting.appendInteger(cue.t.rawValue, to: &output)
-    output.append(#","since":"#)
-    NumberFormatting.appendInteger(cue.since.rawValue, to: &output)
-    output.append(#","cue":""#)
+  /// The most bytes ``encodeJSONLine(_:to:)`` writes for `cue`.
+  /// - Complexity: O(*f*) in the number of the cue's fields.
+  package static func jsonLineCapacity(_ cue: Cue) -> Int {
+    // `{"t":` `,"since":` `,"cue":"` `"` `}\n`, the name and the two times.
+    25 + 24 + 2 * UnsafeByteWriter.integerCapacity + jsonFieldsCapacity(cue.kind)
+  }
+
+  /// The most bytes `kind.writeFields(JSONFields.self, to:)` writes.
+  static func jsonFieldsCapacity(_ kind: CueKind) -> Int {
+    var capacity = 0
+    kind.writeFields(JSONFieldCapacity.self, to: &capacity)
+    return capacity
+  }
+
+  /// Appends the fields of `kind` as JSON object members, each preceded by a comma.
+  static func appendJSONFields(_ kind: CueKind, to output: inout [UInt8]) {
+    output.append(writingAtMost: jsonFieldsCapacity(kind)) { kind.writeFields(JSONFields.self, to: &$0) }
+  }
+
+  /// Writes `cue` as one JSON line, at most ``jsonLineCapacity(_:)`` bytes.
+  package static func encodeJSONLine(_ cue: Cue, to writer: inout UnsafeByteWriter) {
+    writer.write(#"{"t":"#)
+    writer.writeInteger(cue.t.rawValue)
+    writer.write(#","since":"#)
+    writer.writeInteger(cue.since.rawValue)
+    writer.write(#","cue":""#)
     // Cue names are plain ASCII: nothing to escape.
     var name = cue.kind.name
-    name.withUTF8 { output.append(contentsOf: $0) }
-    output.append(UInt8(ascii: "\""))
-    cue.kind.writeFields(JSONFields.self, to: &output)
-    output.append("}\n")
+    name.withUTF8 { writer.write(UnsafeRawBufferPointer($0)) }
+    writer.write(UInt8(ascii: "\""))
+    cue.kind.writeFields(JSONFields.self, to: &writer)
+    writer.write("}\n")
   }
 
   /// Fields as JSON object members, each preceded by a comma: `,"key":value`.
-  enum JSONFields: CueFieldWriter {
-    static func write(_ key: StaticString, _ value: CueFieldValue, to output: inout [UInt8]) {
-      output.append(UInt8(ascii: ","))
-      output.append(UInt8(ascii: "\""))
-      output.append(key.utf8Start, count: key.utf8CodeUnitCount)
-      output.append(UInt8(ascii: "\""))
-      output.append(UInt8(ascii: ":"))
-      appendJSON(value, to: &output)
+  private enum JSONFields: CueFieldWriter {
+    static func write(_ key: StaticString, _ value: CueFieldValue, to writer: inout UnsafeByteWriter) {
+      writer.write(UInt8(ascii: ","))
+      writer.write(UInt8(ascii: "\""))
+      writer.write(key)
+      writer.write(UInt8(ascii: "\""))
+      writer.write(UInt8(ascii: ":"))
+      writeJSON(value, to: &writer)
     }
   }
 
-  static func appendJSON(_ value: CueFieldValue, to output: inout [UInt8]) {
-    switch value {
-    case .text(let text): JSONString.append(text, to: &output)
-    case .name(let name): JSONString.append(name, to: &output)
-    case .integer(let integer): NumberFormatting.appendInteger(integer, to: &output)
-    case .decimal(let decimal): NumberFormatting.appendDecimal(decimal, to: &output)
-    case .bool(let bool): output.append(bool ? "true" : "false")
-    case .names(let names):
-      output.append(UInt8(ascii: "["))
-      for (index, name) in names.enumerated() {
-        if index > 0 { output.append(UInt8(ascii: ",")) }
-        JSONString.append(name, to: &output)
+  /// What ``JSONFields`` writes at most for each field, added up.
+  private enum JSONFieldCapacity: CueFieldWriter {
+    static func write(_ key: StaticString, _ value: CueFieldValue, to capacity: inout Int) {
+      capacity += key.utf8CodeUnitCount + 4
+      switch value {
+      case .text(let text), .name(let text):
+        capacity += UnsafeByteWriter.jsonStringCapacity(utf8Count: text.utf8.count)
+      case .integer: capacity += UnsafeByteWriter.integerCapacity
+      case .decimal: capacity += UnsafeByteWriter.decimalCapacity
+      case .bool: capacity += 5
+      case .names(let names):
+        capacity += 2
+        for name in names { capacity += UnsafeByteWriter.jsonStringCapacity(utf8Count: name.utf8.count) + 1 }
       }
-      output.append(UInt8(ascii: "]"))
+    }
+  }
+
+  static func writeJSON(_ value: CueFieldValue, to writer: inout UnsafeByteWriter) {
+    switch value {
+    case .text(let text): writer.writeJSONString(text)
+    case .name(let name): writer.writeJSONString(name)
+    case .integer(let integer): writer.writeInteger(integer)
+    case .decimal(let decimal): writer.writeDecimal(decimal)
+    case .bool(let bool): writer.write(bool ? "true" : "false")
+    case .names(let names):
+      writer.write(UInt8(ascii: "["))
+      for (index, name) in names.enumerated() {
+        if index > 0 { writer.write(UInt8(ascii: ",")) }
+        writer.writeJSONString(name)
+      }
+      writer.write(UInt8(ascii: "]"))
     }
   }
 
@@ -104,7 +142,8 @@ public enum CueFormat: String, CaseIterable, Sendable {
           appendWord(name, to: &output)
         }
         output.append(UInt8(ascii: "]"))
-      case .integer, .decimal, .bool: appendJSON(value, to: &output)
+      case .integer, .decimal, .bool:
+        output.append(writingAtMost: UnsafeByteWriter.decimalCapacity) { CueFormat.writeJSON(value, to: &$0) }
       }
     }
 

@@ -1,4 +1,5 @@
 import Crease
+import CreaseRecording
 
 /// Where a command's lines go: through a buffer as fast as possible, or, with a pacer, each one
 /// written and flushed when its trace time comes.
@@ -6,22 +7,45 @@ public struct LineOutput {
   public let sink: ByteSink
   /// The pacer, when the output is paced.
   public private(set) var pacer: Pacer?
-  private var buffer: [UInt8] = []
+  /// Lines waiting to be written: the first `used` bytes. The array keeps its full count, so
+  /// a writer can write into it through a pointer.
+  private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  private var used = 0
+  /// Where ``write(at:_:)`` encodes a line before it is copied into `buffer`.
+  private var scratch: [UInt8] = []
 
   public init(sink: ByteSink, pacer: Pacer? = nil) {
     self.sink = sink
     self.pacer = pacer
-    buffer.reserveCapacity(1 << 16)
   }
 
   /// Writes the line `encode` appends (newline included), due at trace time `t`.
   public mutating func write(at t: Nanoseconds, _ encode: (inout [UInt8]) -> Void) throws {
-    encode(&buffer)
-    // Tested, not bound: binding would copy the pacer (and its histogram) for every line.
-    guard pacer != nil else {
-      if buffer.count >= 1 << 16 { try flush() }
-      return
+    var line: [UInt8] = []
+    swap(&line, &scratch)
+    defer { swap(&line, &scratch) }
+    line.removeAll(keepingCapacity: true)
+    encode(&line)
+    try write(at: t, atMost: line.count) { writer in line.withUnsafeBytes { writer.write($0) } }
+  }
+
+  /// Writes the line `encode` writes (newline included, at most `capacity` bytes), due at
+  /// trace time `t`: straight into the buffer, with no check per byte.
+  package mutating func write(
+    at t: Nanoseconds, atMost capacity: Int, _ encode: (inout UnsafeByteWriter) -> Void
+  ) throws {
+    if used + capacity > buffer.count {
+      try flush()
+      if capacity > buffer.count { buffer = [UInt8](repeating: 0, count: capacity) }
     }
+    buffer.withUnsafeMutableBufferPointer { bytes in
+      let start = bytes.baseAddress!
+      var writer = UnsafeByteWriter(at: start + used)
+      encode(&writer)
+      used = writer.cursor - start
+    }
+    // Tested, not bound: binding would copy the pacer (and its histogram) for every line.
+    guard pacer != nil else { return }
     let due = pacer!.wait(for: t)
     try flush()
     pacer!.sent(due)
@@ -38,8 +62,10 @@ public struct LineOutput {
 
   /// Writes out what is buffered.
   public mutating func flush() throws {
-    if !buffer.isEmpty { try sink.write(buffer) }
-    buffer.removeAll(keepingCapacity: true)
+    if used > 0 {
+      try buffer.withUnsafeBytes { bytes in try sink.write(UnsafeRawBufferPointer(rebasing: bytes[..<used])) }
+      used = 0
+    }
     try sink.flush()
   }
 }

@@ -346,6 +346,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         summary.record(cue, bound: engine.latencyBound(for: cue))
         if let chrome {
           try cueOutput.write(at: cue.t) { chrome.encode(cue, into: &$0) }
+        } else if format == .jsonl {
+          // The common case writes straight into the output buffer.
+          try cueOutput.write(at: cue.t, atMost: CueFormat.jsonLineCapacity(cue)) {
+            CueFormat.encodeJSONLine(cue, to: &$0)
+          }
         } else {
           try cueOutput.write(at: cue.t) { format.encode(cue, into: &$0) }
         }

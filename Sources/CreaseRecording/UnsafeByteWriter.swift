@@ -1,0 +1,213 @@
+/// Writes bytes through a pointer into memory its owner reserved beforehand.
+///
+/// An encoder that knows the largest size of what it writes (a cue line, say) reserves that
+/// much once and then writes every byte without a bounds, capacity or uniqueness check: an
+/// `Array` append checks all three on each call. The owner must never let a writer pass the
+/// bytes it reserved; each method says how many it may write.
+@usableFromInline package struct UnsafeByteWriter {
+  /// Where the next byte goes.
+  @usableFromInline package private(set) var cursor: UnsafeMutablePointer<UInt8>
+
+  @inlinable package init(at start: UnsafeMutablePointer<UInt8>) { cursor = start }
+
+  /// Writes one byte.
+  @inlinable package mutating func write(_ byte: UInt8) {
+    cursor.initialize(to: byte)
+    cursor += 1
+  }
+
+  /// Writes a literal's bytes (`literal.utf8CodeUnitCount` of them).
+  @inlinable @inline(__always) package mutating func write(_ literal: StaticString) {
+    write(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  }
+
+  /// Writes `bytes` (`bytes.count` of them).
+  @inlinable package mutating func write(_ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress else { return }
+    let count = bytes.count
+    let target = UnsafeMutableRawPointer(cursor)
+    // Keys, names and short labels are a few bytes: two overlapping word copies beat a call
+    // to memcpy.
+    switch count {
+    case 8...16:
+      let head = base.loadUnaligned(as: UInt64.self)
+      let tail = base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      target.storeBytes(of: head, as: UInt64.self)
+      target.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+    case 4..<8:
+      let head = base.loadUnaligned(as: UInt32.self)
+      let tail = base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+      target.storeBytes(of: head, as: UInt32.self)
+      target.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+    case 0..<4:
+      for index in 0..<count {
+        target.storeBytes(
+          of: base.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+      }
+    default:
+      target.copyMemory(from: base, byteCount: count)
+    }
+    cursor += count
+  }
+
+  /// The most bytes ``writeInteger(_:)`` writes.
+  package static let integerCapacity = 20
+
+  /// Writes a decimal integer (at most ``integerCapacity`` bytes).
+  @inlinable package mutating func writeInteger(_ value: Int64) {
+    if value < 0 { write(UInt8(ascii: "-")) }
+    writeDigits(value.magnitude)
+  }
+
+  /// Writes the decimal digits of `magnitude`, zero-padded on the left to `minimumCount`
+  /// (at most 20 bytes, or `minimumCount`).
+  @inlinable package mutating func writeDigits(_ magnitude: UInt64, minimumCount: Int = 1) {
+    let count = Swift.max(Self.decimalDigitCount(magnitude), minimumCount)
+    // Written backwards from the end, two digits at a time from a table of pairs; the
+    // padding zeros come first.
+    let pairs: StaticString = """
+      00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+      40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+      8081828384858687888990919293949596979899
+      """
+    var end = cursor + count
+    var value = magnitude
+    while value >= 100 {
+      let pair = Int(value % 100) &* 2
+      value /= 100
+      end -= 2
+      end.initialize(to: pairs.utf8Start[pair])
+      (end + 1).initialize(to: pairs.utf8Start[pair &+ 1])
+    }
+    if value >= 10 {
+      end -= 2
+      end.initialize(to: pairs.utf8Start[Int(value) &* 2])
+      (end + 1).initialize(to: pairs.utf8Start[Int(value) &* 2 &+ 1])
+    } else {
+      end -= 1
+      end.initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+    }
+    while end > cursor {
+      end -= 1
+      end.initialize(to: UInt8(ascii: "0"))
+    }
+    cursor += count
+  }
+
+  /// How many decimal digits `value` has (1 for 0).
+  @inlinable package static func decimalDigitCount(_ value: UInt64) -> Int {
+    // log10(2) ≈ 1233/4096 turns the bit length into the digit count, or one less, which a
+    // comparison with the power of ten settles.
+    let estimate = ((64 &- value.leadingZeroBitCount) &* 1233) >> 12
+    return value >= powerOfTen(estimate) ? estimate &+ 1 : Swift.max(estimate, 1)
+  }
+
+  /// 10 to the power `exponent`, 0 through 19 (a switch the compiler turns into a table).
+  @inlinable static func powerOfTen(_ exponent: Int) -> UInt64 {
+    switch exponent {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    case 8: 100_000_000
+    case 9: 1_000_000_000
+    case 10: 10_000_000_000
+    case 11: 100_000_000_000
+    case 12: 1_000_000_000_000
+    case 13: 10_000_000_000_000
+    case 14: 100_000_000_000_000
+    case 15: 1_000_000_000_000_000
+    case 16: 10_000_000_000_000_000
+    case 17: 100_000_000_000_000_000
+    case 18: 1_000_000_000_000_000_000
+    default: 10_000_000_000_000_000_000
+    }
+  }
+
+  /// The most bytes ``writeDecimal(_:)`` writes: a sign, 16 digits, a point and 3 decimals, or
+  /// the longest shortest form of a double (`-1.7976931348623157e+308`).
+  package static let decimalCapacity = 24
+
+  /// Writes `value` rounded to 3 decimals (half away from zero), without trailing zeros but
+  /// with at least one decimal, so `135` is `135.0` and `0.1234` is `0.123` (at most
+  /// ``decimalCapacity`` bytes).
+  @inlinable package mutating func writeDecimal(_ value: Double) {
+    let thousandths = (value * 1000).rounded(.toNearestOrAwayFromZero)
+    guard let scaled = Int64(exactly: thousandths) else {
+      // Outside ±9.2e15 no decimals are left to round: the shortest form that reads back as the
+      // same double (`1e+20`), which Swift prints the same on every machine.
+      var text = value.description
+      text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+      return
+    }
+    if scaled < 0 { write(UInt8(ascii: "-")) }
+    writeDigits(scaled.magnitude / 1000)
+    write(UInt8(ascii: "."))
+    var fraction = scaled.magnitude % 1000
+    var width = 3
+    while width > 1 && fraction % 10 == 0 {
+      fraction /= 10
+      width -= 1
+    }
+    writeDigits(fraction, minimumCount: width)
+  }
+
+  /// The most bytes ``writeJSONString(_:)`` writes for a text of `utf8Count` bytes: quotes,
+  /// and six bytes (`\u001f`) for each byte at worst.
+  @inlinable package static func jsonStringCapacity(utf8Count: Int) -> Int { utf8Count &* 6 &+ 2 }
+
+  /// Writes `text` as a quoted JSON string, escaping quotes, backslashes and control bytes (at
+  /// most ``jsonStringCapacity(utf8Count:)`` bytes).
+  @inlinable package mutating func writeJSONString(_ text: String) {
+    write(UInt8(ascii: "\""))
+    var text = text
+    text.withUTF8 { bytes in
+      // Names and most labels need no escape: their bytes go in at once.
+      guard bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+      else {
+        write(UnsafeRawBufferPointer(bytes))
+        return
+      }
+      for byte in bytes { writeEscaped(byte) }
+    }
+    write(UInt8(ascii: "\""))
+  }
+
+  @inlinable mutating func writeEscaped(_ byte: UInt8) {
+    switch byte {
+    case UInt8(ascii: "\""): write(#"\""#)
+    case UInt8(ascii: "\\"): write(#"\\"#)
+    case 0x0A: write(#"\n"#)
+    case 0x0D: write(#"\r"#)
+    case 0x09: write(#"\t"#)
+    case 0..<0x20:
+      let hex: StaticString = "0123456789abcdef"
+      write(#"\u00"#)
+      write(hex.utf8Start[Int(byte >> 4)])
+      write(hex.utf8Start[Int(byte & 0xF)])
+    default: write(byte)
+    }
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// Appends what `body` writes, at most `capacity` bytes, with one copy.
+  ///
+  /// For small things, such as a number, that have a writer's form: `body` writes into stack
+  /// memory, which is then appended at once.
+  @inlinable package mutating func append(
+    writingAtMost capacity: Int, _ body: (inout UnsafeByteWriter) -> Void
+  ) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
+      var writer = UnsafeByteWriter(at: scratch.baseAddress!)
+      body(&writer)
+      append(
+        contentsOf: UnsafeBufferPointer(
+          start: scratch.baseAddress, count: writer.cursor - scratch.baseAddress!))
+    }
+  }
+}
