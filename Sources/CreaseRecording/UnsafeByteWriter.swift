@@ -103,7 +103,7 @@
   }
 
   /// 10 to the power `exponent`, 0 through 19 (a switch the compiler turns into a table).
-  @inlinable static func powerOfTen(_ exponent: Int) -> UInt64 {
+  @inlinable package static func powerOfTen(_ exponent: Int) -> UInt64 {
     switch exponent {
     case 0: 1
     case 1: 10

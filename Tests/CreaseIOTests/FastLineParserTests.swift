@@ -138,6 +138,36 @@ struct FastLineParserTests {
     }
   }
 
+  @Test("digit runs of every length, next to every byte, at every distance from the line's end, agree")
+  func digitRuns() {
+    var random = SplitMix64(seed: 8)
+    // Digits are read eight at a time while eight bytes remain: runs of 1 to 21 digits, ended
+    // by each kind of byte (ones that carry when 6 is added among them), near and far from the end.
+    let enders: [String] = [
+      "", "}", " }", ",\"camera\":\"innerFront\"}", "x}", ":}", "/}", "\u{FF}}", "\u{7F}}",
+    ]
+    var taken = 0
+    for length in 1...21 {
+      for ender in enders {
+        for leadingZero in [false, true] {
+          var digits = String(1 + random.next() % 9)
+          for _ in 1..<length { digits += String(random.next() % 10) }
+          if leadingZero { digits = "0" + digits.dropFirst() }
+          for line in [
+            #"{"t":\#(digits),"kind":"frame","pts":\#(digits)\#(ender)"#,
+            #"{"t":1,"kind":"hinge","angle":\#(digits).\#(digits)\#(ender.isEmpty ? "" : #","status":"closed"}"#)"#,
+            #"{"t":1,"kind":"frame","stream":"video","pts":-\#(digits)\#(ender)"#,
+          ] {
+            let bytes = Array(line.utf8)
+            if FastPathDifferential.fast(bytes) != nil { taken += 1 }
+            #expect(FastPathDifferential.disagreement(bytes) == nil, "seed 8, line \(line)")
+          }
+        }
+      }
+    }
+    #expect(taken > 100, "most of these lines take the fast path, so the check is not vacuous")
+  }
+
   @Test("seeded mutations of canonical lines never make the two disagree", arguments: 0..<20)
   func mutations(seed: UInt64) {
     var random = SplitMix64(seed: seed)

@@ -1,5 +1,6 @@
 import CJSONC
 import Crease
+import CreaseRecording
 import Glibc
 
 /// A one-pass matcher for the lines most traces are made of: `hinge`, `frame`, `drop` and
@@ -26,6 +27,10 @@ enum FastLineParser {
     /// A decimal, or an integer literal, where a number is wanted.
     case number(Double)
   }
+
+  static let statuses = NameMatcher<HingeStatus>()
+  static let cameras = NameMatcher<Camera>()
+  static let dropReasons = NameMatcher<DropReason>()
 
   /// The record on `line`, or `nil` when json-c must decide.
   /// - Complexity: O(*n*) in the length of the line.
@@ -89,7 +94,7 @@ enum FastLineParser {
       switch kindName.count {
       case 5 where Self.equal(kindName, "hinge"):
         guard stream == nil, pts == nil, camera == nil, reason == nil, label == nil,
-          let status = status.flatMap(Self.name(HingeStatus.self))
+          let status = status.flatMap({ Self.name($0, statuses) })
         else { return nil }
         let delivered: Angle
         switch (angle, angleRad) {
@@ -109,7 +114,7 @@ enum FastLineParser {
         else { return nil }
         var frameCamera: Camera?
         if let camera {
-          guard let named = Self.name(Camera.self)(camera) else { return nil }
+          guard let named = Self.name(camera, cameras) else { return nil }
           frameCamera = named
         }
         return .event(
@@ -119,7 +124,7 @@ enum FastLineParser {
       case 4 where Self.equal(kindName, "drop"):
         guard angle == nil, angleRad == nil, status == nil, camera == nil, label == nil,
           case .integer(let pts)? = pts, let stream = Self.stream(stream),
-          let reason = reason.flatMap(Self.name(DropReason.self))
+          let reason = reason.flatMap({ Self.name($0, dropReasons) })
         else { return nil }
         return .event(
           Event(t: t, .drop(Drop(stream: stream, pts: PresentationTime(nanoseconds: pts), reason: reason))))
@@ -138,16 +143,9 @@ enum FastLineParser {
     }
 
     /// The case of `T` a string value names, if it is a string naming one.
-    static func name<T: TraceNamed>(_ type: T.Type) -> (Value) -> T? {
-      { value in
-        guard case .string(let bytes) = value else { return nil }
-        return T.allCases.first { candidate in
-          var name = candidate.name
-          return name.withUTF8 {
-            $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-          }
-        }
-      }
+    static func name<T>(_ value: Value, _ matcher: NameMatcher<T>) -> T? {
+      guard case .string(let bytes) = value else { return nil }
+      return matcher(bytes)
     }
 
     /// A non-empty stream name, or the default when absent.
@@ -290,38 +288,78 @@ enum FastLineParser {
       return nil
     }
 
+    /// Takes a run of decimal digits and returns `start` followed by them as one integer
+    /// (wrapping past 64 bits, so exact for at most 19 digits in all) and whether any digit is
+    /// not 0.
+    ///
+    /// Eight bytes are looked at as one word while eight remain: the digits at its front are
+    /// found and converted together, in three multiplications.
+    mutating func digitRun(continuing start: UInt64 = 0) -> (value: UInt64, nonZero: Bool) {
+      var value = start
+      var nonZero = false
+      while offset + 8 <= bytes.count {
+        let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        // A byte is a digit when its high nibble is 3 and adding 6 leaves it 3. A carry out of
+        // a byte of 0xFA or more only reaches later bytes, which come after a non-digit.
+        let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        let threes: UInt64 = 0x3030_3030_3030_3030
+        let notDigits = ((word & high) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & high) ^ threes)
+        let count = notDigits.trailingZeroBitCount / 8
+        guard count > 0 else { return (value, nonZero) }
+        // The digits moved to the back of the word (the last ones read are the least
+        // significant), the bytes before them made "0".
+        let shift = UInt64(8 * (8 - count))
+        let digits = count == 8 ? word : (word << shift) | (threes >> (64 - shift))
+        let converted = Self.eightDigits(digits)
+        nonZero = nonZero || converted != 0
+        value = value &* UnsafeByteWriter.powerOfTen(count) &+ converted
+        offset += count
+        guard count == 8 else { return (value, nonZero) }
+      }
+      while offset < bytes.count, bytes[offset] &- UInt8(ascii: "0") < 10 {
+        let digit = bytes[offset] &- UInt8(ascii: "0")
+        nonZero = nonZero || digit != 0
+        value = value &* 10 &+ UInt64(digit)
+        offset += 1
+      }
+      return (value, nonZero)
+    }
+
+    /// The number eight ASCII digits spell, the first in the lowest byte: pairs, then groups
+    /// of four, then all eight combined by multiplying with the place values.
+    static func eightDigits(_ word: UInt64) -> UInt64 {
+      var value = word & 0x0F0F_0F0F_0F0F_0F0F
+      value = (value &* (10 << 8 + 1)) >> 8 & 0x00FF_00FF_00FF_00FF
+      value = (value &* (100 << 16 + 1)) >> 16 & 0x0000_FFFF_0000_FFFF
+      return (value &* (10000 << 32 + 1)) >> 32
+    }
+
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?` followed by a space, `,` or `}`; no exponent, no negative
     /// zero (json-c reads `-0` as the integer 0).
     mutating func number() -> Value? {
       let start = offset
       let negative = take(UInt8(ascii: "-"))
       let integerStart = offset
-      var magnitude: Int64 = 0
-      while offset < bytes.count, bytes[offset] &- UInt8(ascii: "0") < 10 {
-        magnitude = magnitude &* 10 &+ Int64(bytes[offset] &- UInt8(ascii: "0"))
-        offset += 1
-      }
+      let integer = digitRun()
       let integerDigits = offset - integerStart
       guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
         return nil
       }
       var isDecimal = false
-      var nonZero = magnitude != 0
+      var nonZero = integer.nonZero
       // All the digits as one integer, while they fit: for the exact fast path below.
-      var significand = UInt64(truncatingIfNeeded: magnitude)
+      var significand = integer.value
       var fractionDigits = 0
       if take(UInt8(ascii: ".")) {
         let fractionStart = offset
-        while offset < bytes.count, bytes[offset] &- UInt8(ascii: "0") < 10 {
-          let digit = bytes[offset] &- UInt8(ascii: "0")
-          if digit != 0 { nonZero = true }
-          significand = significand &* 10 &+ UInt64(digit)
-          offset += 1
-        }
+        let fraction = digitRun(continuing: significand)
         fractionDigits = offset - fractionStart
         guard fractionDigits > 0 else { return nil }
+        nonZero = nonZero || fraction.nonZero
+        significand = fraction.value
         isDecimal = true
       }
+      let magnitude = Int64(truncatingIfNeeded: integer.value)
       // A byte must follow and end the number: json-c would read an exponent or a letter on,
       // and strtod below stops at it.
       guard offset < bytes.count else { return nil }
