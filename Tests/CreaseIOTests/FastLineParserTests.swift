@@ -1,4 +1,5 @@
 import Crease
+import CreaseRecording
 import CreaseSynth
 import Testing
 
@@ -47,6 +48,37 @@ struct FastLineParserTests {
     let bytes = Array(line.utf8)
     #expect(FastPathDifferential.fast(bytes) != nil, "the fast path takes \(line)")
     #expect(FastPathDifferential.disagreement(bytes) == nil)
+  }
+
+  @Test("lines as TraceEncoder writes them take the canonical template, with the general path's values")
+  func canonicalTemplate() throws {
+    let events: [Event] = [
+      Event(t: 17_834_370, .hinge(HingeDelivery(angle: .degrees(90.67999992000001), status: .partiallyOpen))),
+      Event(t: 0, .hinge(HingeDelivery(angle: .degrees(-12), status: .unknown))),
+      Event(
+        t: 8_608_746,
+        .frame(Frame(stream: .video, pts: PresentationTime(nanoseconds: 33_333_333), camera: .innerFront))),
+      Event(t: 1, .frame(Frame(stream: "depth", pts: PresentationTime(nanoseconds: -5)))),
+      Event(
+        t: 26_423_467, .drop(Drop(pts: PresentationTime(nanoseconds: 33_333_334), reason: .frameWasLate))),
+      Event(t: 62_789_856, .mark(label: "m7")),
+      Event(t: 9, .mark(label: "")),
+    ]
+    for event in events {
+      var line: [UInt8] = []
+      TraceEncoder.encode(.event(event), into: &line)
+      line.removeLast()  // the newline
+      let text = String(decoding: line, as: UTF8.self)
+      let canonical = line.withUnsafeBytes { FastLineParser.parseCanonical($0) }
+      let members = line.withUnsafeBytes { FastLineParser.parseMembers($0) }
+      #expect(canonical == .event(event), "\(text)")
+      #expect(canonical == members, "\(text)")
+      #expect(FastPathDifferential.disagreement(line) == nil, "\(text)")
+    }
+    // Spaced, reordered or radian lines are the general path's.
+    for line in Self.canonical.suffix(3) {
+      #expect(Array(line.utf8).withUnsafeBytes { FastLineParser.parseCanonical($0) } == nil, "\(line)")
+    }
   }
 
   @Test(

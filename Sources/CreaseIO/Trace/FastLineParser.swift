@@ -16,12 +16,12 @@ import Glibc
 /// which stays the reference and writes every error message (SPEC 9). Differential tests and a
 /// fuzz target hold the two to the same accepted set and values.
 enum FastLineParser {
-  private enum Key {
+  enum Key {
     case t, kind, angle, angleRad, status, stream, pts, camera, reason, label
   }
 
   /// One member's value, as found on the line.
-  private enum Value {
+  enum Value {
     case string(UnsafeRawBufferPointer)
     case integer(Int64)
     /// A decimal, or an integer literal, where a number is wanted.
@@ -35,6 +35,13 @@ enum FastLineParser {
   /// The record on `line`, or `nil` when json-c must decide.
   /// - Complexity: O(*n*) in the length of the line.
   static func parse(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
+    parseCanonical(line) ?? parseMembers(line)
+  }
+
+  /// The record on `line` read member by member, in any order and spacing, or `nil` when
+  /// json-c must decide.
+  /// - Complexity: O(*n*) in the length of the line.
+  static func parseMembers(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
     var scanner = Scanner(bytes: line)
     var fields = Fields()
     scanner.skipSpaces()
@@ -55,7 +62,7 @@ enum FastLineParser {
   }
 
   /// The members found so far, each at most once.
-  private struct Fields {
+  struct Fields {
     var t: Value?
     var kind: Value?
     var angle: Value?
@@ -165,7 +172,7 @@ enum FastLineParser {
     }
   }
 
-  private struct Scanner {
+  struct Scanner {
     let bytes: UnsafeRawBufferPointer
     var offset = 0
 
@@ -180,6 +187,15 @@ enum FastLineParser {
     mutating func take(_ byte: UInt8) -> Bool {
       guard offset < bytes.count, bytes[offset] == byte else { return false }
       offset += 1
+      return true
+    }
+
+    /// Takes `literal` when the line goes on with it.
+    @inline(__always) mutating func take(_ literal: StaticString) -> Bool {
+      let count = literal.utf8CodeUnitCount
+      guard bytes.count - offset >= count, memcmp(bytes.baseAddress! + offset, literal.utf8Start, count) == 0
+      else { return false }
+      offset += count
       return true
     }
 

@@ -1,0 +1,56 @@
+import Crease
+
+extension FastLineParser {
+  /// The record on `line` when it is spelled exactly as ``TraceEncoder`` writes it, or `nil`.
+  ///
+  /// Recorders and `crease convert` write an event with `t` and `kind` first, then the kind's
+  /// fields in a fixed order, with no spaces: nearly every line of a real trace. Such a line is
+  /// matched as its literals and values in turn, with no key lookup and no record of which
+  /// members were seen. Its values go through the general path's own readers and checks, so
+  /// it accepts a subset of what that path accepts, read to the same values; any other spelling
+  /// is left to it.
+  /// - Complexity: O(*n*) in the length of the line.
+  static func parseCanonical(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
+    var scanner = Scanner(bytes: line)
+    guard scanner.take(#"{"t":"#), case .integer(let time)? = scanner.number(), time >= 0,
+      scanner.take(#","kind":""#)
+    else { return nil }
+    let payload: Event.Payload
+    if scanner.take(#"hinge","angle":"#) {
+      guard let angle = scanner.number().flatMap(Fields.number), scanner.take(#","status":"#),
+        let status = scanner.plainString().flatMap(statuses.callAsFunction)
+      else { return nil }
+      payload = .hinge(HingeDelivery(angle: .degrees(angle), status: status))
+    } else if scanner.take(#"frame","stream":"#) {
+      guard let (stream, pts) = scanner.streamAndPTS() else { return nil }
+      var camera: Camera?
+      if scanner.take(#","camera":"#) {
+        guard let named = scanner.plainString().flatMap(cameras.callAsFunction) else { return nil }
+        camera = named
+      }
+      payload = .frame(Frame(stream: stream, pts: pts, camera: camera))
+    } else if scanner.take(#"drop","stream":"#) {
+      guard let (stream, pts) = scanner.streamAndPTS(), scanner.take(#","reason":"#),
+        let reason = scanner.plainString().flatMap(dropReasons.callAsFunction)
+      else { return nil }
+      payload = .drop(Drop(stream: stream, pts: pts, reason: reason))
+    } else if scanner.take(#"mark","label":"#) {
+      guard let label = scanner.plainString() else { return nil }
+      payload = .mark(label: String(decoding: label, as: UTF8.self))
+    } else {
+      return nil
+    }
+    guard scanner.take(UInt8(ascii: "}")), scanner.atEnd else { return nil }
+    return .event(Event(t: Nanoseconds(time), payload))
+  }
+}
+
+extension FastLineParser.Scanner {
+  /// A stream name, then `,"pts":` and an integer pts.
+  fileprivate mutating func streamAndPTS() -> (StreamName, PresentationTime)? {
+    guard let name = plainString(), let stream = FastLineParser.Fields.stream(.string(name)),
+      take(#","pts":"#), case .integer(let pts)? = number()
+    else { return nil }
+    return (stream, PresentationTime(nanoseconds: pts))
+  }
+}
