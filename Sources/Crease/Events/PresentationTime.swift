@@ -24,12 +24,17 @@ public struct PresentationTime: Hashable, Sendable {
   /// The conversion is exact: a 128-bit product, then floor division, so no timescale drifts.
   public init?(value: Int64, timescale: Int32) {
     guard timescale > 0 else { return nil }
+    self.value = value
+    self.timescale = timescale
+    // The usual case, and the same result without a 128-bit division.
+    guard timescale != Self.nanosecondTimescale else {
+      self.nanoseconds = Nanoseconds(value)
+      return
+    }
     let scaled = Int128(value) * 1_000_000_000
     var quotient = scaled / Int128(timescale)
     if scaled % Int128(timescale) != 0 && scaled < 0 { quotient -= 1 }
     guard let nanoseconds = Int64(exactly: quotient) else { return nil }
-    self.value = value
-    self.timescale = timescale
     self.nanoseconds = Nanoseconds(nanoseconds)
   }
 }
