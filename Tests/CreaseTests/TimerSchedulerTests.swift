@@ -34,11 +34,17 @@ struct TimerSchedulerTests {
     var scheduler = TimerScheduler<Int>()
     var naive = NaiveTimers()
     var now: Int64 = 0
+    // Phases of mostly scheduling and mostly firing move the count of pending timers across
+    // the limit where the scheduler starts and stops indexing them, both ways.
+    let tagSpace = UInt64([4, 64, 200][Int(seed % 3)])
+    var modes: Set<Bool> = []
     for step in 0..<2000 {
-      let tag = Int(random.next() % 64)
+      let tag = Int(random.next() % tagSpace)
+      let filling = step / 250 % 2 == 0
       switch random.next() % 5 {
-      case 0, 1:
-        let due = now + Int64(random.next() % 30)
+      case 0, 1,
+        2 where filling:
+        let due = now + Int64(random.next() % (filling ? 3000 : 30))
         scheduler.schedule(tag, at: Nanoseconds(due))
         naive.schedule(tag, due)
       case 2:
@@ -56,6 +62,10 @@ struct TimerSchedulerTests {
         }
       }
       #expect(scheduler.nextDue?.rawValue == naive.timers.map(\.due).min(), "seed \(seed), step \(step)")
+      modes.insert(scheduler.isIndexed)
+    }
+    if tagSpace == 200 {
+      #expect(modes == [true, false], "seed \(seed): both ways of finding a timer were used")
     }
     #expect(
       scheduler.pending.map(\.tag)

@@ -1,10 +1,12 @@
 /// The pending timers of a processor, in trace time.
 ///
-/// A binary heap ordered by (due time, setting order), with each tag's place in the heap kept in
-/// a dictionary, so scheduling, re-arming, cancelling and firing are O(log *n*) however many
+/// A binary heap ordered by (due time, setting order). Once more than
+/// ``TimerScheduler/indexedAbove`` timers are pending, each tag's place in the heap is kept in a
+/// dictionary, so scheduling, re-arming, cancelling and firing are O(log *n*) however many
 /// timers a trace sets (a stall timer per stream: a hostile trace may have a hundred thousand
-/// streams). Nothing is allocated once the heap and the dictionary have grown to their working
-/// size. Scheduling a tag that is already pending re-arms it.
+/// streams). A few timers, the usual case, are found by comparing tags, which costs less than
+/// hashing one. Nothing is allocated once the heap and the dictionary have grown to their
+/// working size. Scheduling a tag that is already pending re-arms it.
 public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// What happens to a timer still pending when the input ends without an `end` event.
   public enum EndOfStream: Sendable {
@@ -24,8 +26,14 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   }
 
   private var heap: [Timer] = []
+  /// Each tag's place in the heap, while `isIndexed`.
   private var positions: [Tag: Int] = [:]
+  private(set) var isIndexed = false
   private var nextSequence: UInt64 = 0
+
+  /// How many pending timers are searched, not indexed; the index is dropped again at a
+  /// quarter of it, so a count that wavers around the limit does not rebuild it each time.
+  static var indexedAbove: Int { 32 }
 
   public init() {}
 
@@ -34,13 +42,18 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   public mutating func schedule(_ tag: Tag, at due: Nanoseconds, endOfStream: EndOfStream = .fire) {
     let timer = Timer(tag: tag, due: due, endOfStream: endOfStream, sequence: nextSequence)
     nextSequence += 1
-    if let index = positions[tag] {
+    if let index = index(of: tag) {
       heap[index] = timer
       // A re-armed timer is set last, so it can only sort later unless it is due earlier.
       restore(at: index)
     } else {
       heap.append(timer)
-      positions[tag] = heap.count - 1
+      if isIndexed {
+        positions[tag] = heap.count - 1
+      } else if heap.count > Self.indexedAbove {
+        for (index, pending) in heap.enumerated() { positions[pending.tag] = index }
+        isIndexed = true
+      }
       siftUp(heap.count - 1)
     }
     checkInvariants()
@@ -49,7 +62,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// Disarms `tag`; does nothing when it is not pending.
   /// - Complexity: O(log *n*), where *n* is the number of pending timers.
   public mutating func cancel(_ tag: Tag) {
-    guard let index = positions[tag] else { return }
+    guard let index = index(of: tag) else { return }
     remove(at: index)
     checkInvariants()
   }
@@ -80,12 +93,21 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     (a.due, a.sequence) < (b.due, b.sequence)
   }
 
+  /// Where `tag` is in the heap, if it is pending.
+  private func index(of tag: Tag) -> Int? {
+    isIndexed ? positions[tag] : heap.firstIndex { $0.tag == tag }
+  }
+
   private mutating func remove(at index: Int) {
-    positions[heap[index].tag] = nil
+    if isIndexed { positions[heap[index].tag] = nil }
     let last = heap.removeLast()
+    if isIndexed && heap.count <= Self.indexedAbove / 4 {
+      positions.removeAll(keepingCapacity: true)
+      isIndexed = false
+    }
     guard index < heap.count else { return }
     heap[index] = last
-    positions[last.tag] = index
+    if isIndexed { positions[last.tag] = index }
     restore(at: index)
   }
 
@@ -123,6 +145,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
 
   private mutating func swapAt(_ a: Int, _ b: Int) {
     heap.swapAt(a, b)
+    guard isIndexed else { return }
     positions[heap[a].tag] = a
     positions[heap[b].tag] = b
   }
@@ -131,10 +154,10 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// hostile trace's hundred thousand timers.
   private func checkInvariants() {
     #if DEBUG
-      assert(positions.count == heap.count, "every timer has one position")
+      assert(positions.count == (isIndexed ? heap.count : 0), "every timer has one position when indexed")
       guard heap.count <= 64 else { return }
       for (index, timer) in heap.enumerated() {
-        assert(positions[timer.tag] == index, "position of timer \(index)")
+        assert(!isIndexed || positions[timer.tag] == index, "position of timer \(index)")
         if index > 0 { assert(!Self.firesBefore(timer, heap[(index - 1) / 2]), "heap order at \(index)") }
       }
     #endif
