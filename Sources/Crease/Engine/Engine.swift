@@ -155,7 +155,11 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// sources, of (latest `t` read − reorder window); `.min` while an open source has read
   /// nothing. An event exactly at the watermark is still in time.
   /// - Complexity: O(*s*), where *s* is the number of sources.
-  public var watermark: Nanoseconds {
+  public var watermark: Nanoseconds { Self.watermark(of: sources, reorderWindow: reorderWindow) }
+
+  // Static, and given only what it reads: a getter on `self` called from a mutating method
+  // copied the whole engine first, for every event.
+  private static func watermark(of sources: [SourceState], reorderWindow: Nanoseconds) -> Nanoseconds {
     var lowest = Nanoseconds.max
     for source in sources where !source.finished {
       guard let latest = source.latest else { return .min }
@@ -271,7 +275,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// A timer due exactly at the watermark waits: an event at that time is still in time, and
   /// at equal times events come before timers.
   private mutating func fireTimersBeforeWatermark() {
-    let limit = watermark - Nanoseconds(1)
+    let limit = Self.watermark(of: sources, reorderWindow: reorderWindow) - Nanoseconds(1)
     guard limit >= context.now else { return }
     fireTimers(dueAtOrBefore: limit)
   }
