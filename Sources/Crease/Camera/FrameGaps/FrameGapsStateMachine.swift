@@ -51,8 +51,8 @@ struct FrameGapsStateMachine: Sendable {
   private enum State: Sendable {
     /// No frame since the stream began or its session stopped.
     case waiting
-    /// Frames are coming: the latest, and a two-frame gap held for confirmation.
-    case running(last: LastFrame, held: HeldGap?)
+    /// Frames are coming: the latest.
+    case running(last: LastFrame)
   }
 
   /// Deltas this much alike (a quarter of the held delta) confirm a rate change.
@@ -66,6 +66,9 @@ struct FrameGapsStateMachine: Sendable {
   let configuration: CameraConfiguration
   private(set) var cadence: FrameCadence
   private var state = State.waiting
+  /// A two-frame gap held for confirmation; only ever set while running. Kept beside the
+  /// state, not in it: the state is then plain data, and the usual frame rewrites a few words.
+  private var held: HeldGap?
   private var drops: [ReportedDrop] = []
 
   init(stream: StreamName, framesPerSecond: Double?, configuration: CameraConfiguration) {
@@ -83,7 +86,7 @@ struct FrameGapsStateMachine: Sendable {
   /// A dropped-frame callback: it explains the deltas it bridges.
   mutating func drop(_ drop: Drop) {
     let pts = drop.pts.nanoseconds
-    if case .running(let last, _) = state, pts <= last.pts { return }
+    if case .running(let last) = state, pts <= last.pts { return }
     // A stream that drops without delivering must not grow memory without bound.
     if drops.count == Self.maximumHeldDrops { drops.removeFirst() }
     drops.append(ReportedDrop(pts: pts, reason: drop.reason))
@@ -93,42 +96,40 @@ struct FrameGapsStateMachine: Sendable {
   mutating func frame(_ frame: Frame, at now: Nanoseconds, triggers: SwitchTriggers) -> FrameAction {
     let pts = frame.pts.nanoseconds
     let current = LastFrame(t: now, pts: pts, camera: frame.camera)
-    defer { drops.removeAll { $0.pts <= pts } }
-    guard case .running(let last, let held) = state else {
-      state = .running(last: current, held: nil)
+    defer { if !drops.isEmpty { drops.removeAll { $0.pts <= pts } } }
+    guard case .running(let last) = state else {
+      state = .running(last: current)
       return FrameAction()
     }
+    state = .running(last: current)
     guard pts > last.pts else {
       // The regressing frame becomes the reference.
-      state = .running(last: current, held: held)
       let regression = CueKind.cameraPTSRegression(stream: stream, from: last.pts, to: pts)
       return FrameAction(revealed: Finding(cue: regression, since: now))
     }
     let delta = pts - last.pts
     // Reported drops explain the delta they bridge: it is a gap, never a rate change, and it
     // stays out of the rate estimate.
-    let bridged = drops.contains { $0.pts > last.pts && $0.pts < pts }
+    let bridged = !drops.isEmpty && drops.contains { $0.pts > last.pts && $0.pts < pts }
     var action = FrameAction()
-    if var held {
+    if held != nil {
       // Within a quarter of the held delta; divided, not multiplied, so a pts jump near 2⁶³
       // cannot overflow.
+      let heldDelta = held!.delta
       if !bridged
-        && (delta - held.delta).rawValue.magnitude <= held.delta.rawValue.magnitude / Self.rateChangeTolerance
+        && (delta - heldDelta).rawValue.magnitude <= heldDelta.rawValue.magnitude / Self.rateChangeTolerance
       {
-        held.alike += 1
-        if held.alike == Self.rateChangeConfirmations {
-          cadence.adopt(held.delta)
-          state = .running(last: current, held: nil)
-        } else {
-          state = .running(last: current, held: held)
+        held!.alike += 1
+        if held!.alike == Self.rateChangeConfirmations {
+          cadence.adopt(heldDelta)
+          held = nil
         }
         return action
       }
-      action.heldGap = held.finding
+      action.heldGap = held.take()!.finding
     }
     guard let nominal = cadence.nominal, delta > nominal.scaled(by: configuration.gapFactor) else {
       if !bridged { cadence.observe(delta) }
-      state = .running(last: current, held: nil)
       return action
     }
     action.afterGap = true
@@ -139,30 +140,22 @@ struct FrameGapsStateMachine: Sendable {
         stream: stream, from: last.pts, to: pts, missing: missing, cause: cause, reason: reason),
       since: last.t + nominal.rounded)
     if missing == 1 && !bridged {
-      state = .running(last: current, held: HeldGap(finding: gap, delta: delta))
+      held = HeldGap(finding: gap, delta: delta)
     } else {
       action.revealed = gap
-      state = .running(last: current, held: nil)
     }
     return action
   }
 
   /// The session stopped: the run of frames ends, and a held gap is reported now.
   mutating func sessionStopped() -> Finding? {
-    defer {
-      state = .waiting
-      drops.removeAll()
-    }
-    guard case .running(_, let held?) = state else { return nil }
-    return held.finding
+    state = .waiting
+    drops.removeAll()
+    return held.take()?.finding
   }
 
   /// The input ended: a held gap is reported now.
-  mutating func finish() -> Finding? {
-    guard case .running(let last, let held?) = state else { return nil }
-    state = .running(last: last, held: nil)
-    return held.finding
-  }
+  mutating func finish() -> Finding? { held.take()?.finding }
 
   /// The cause of a gap between `last` and `current` (SPEC 4.6, first match).
   private func classify(last: LastFrame, current: LastFrame, triggers: SwitchTriggers) -> (
