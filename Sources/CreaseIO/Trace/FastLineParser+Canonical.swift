@@ -18,20 +18,20 @@ extension FastLineParser {
     let payload: Event.Payload
     if scanner.take(#"hinge","angle":"#) {
       guard let angle = scanner.number().flatMap(Fields.number), scanner.take(#","status":"#),
-        let status = scanner.plainString().flatMap(statuses.callAsFunction)
+        let status = scanner.name(statuses)
       else { return nil }
       payload = .hinge(HingeDelivery(angle: .degrees(angle), status: status))
     } else if scanner.take(#"frame","stream":"#) {
       guard let (stream, pts) = scanner.streamAndPTS() else { return nil }
       var camera: Camera?
       if scanner.take(#","camera":"#) {
-        guard let named = scanner.plainString().flatMap(cameras.callAsFunction) else { return nil }
+        guard let named = scanner.name(cameras) else { return nil }
         camera = named
       }
       payload = .frame(Frame(stream: stream, pts: pts, camera: camera))
     } else if scanner.take(#"drop","stream":"#) {
       guard let (stream, pts) = scanner.streamAndPTS(), scanner.take(#","reason":"#),
-        let reason = scanner.plainString().flatMap(dropReasons.callAsFunction)
+        let reason = scanner.name(dropReasons)
       else { return nil }
       payload = .drop(Drop(stream: stream, pts: pts, reason: reason))
     } else if scanner.take(#"mark","label":"#) {
@@ -46,6 +46,16 @@ extension FastLineParser {
 }
 
 extension FastLineParser.Scanner {
+  /// A quoted name of `matcher`'s type, matched in place without scanning for its end.
+  fileprivate mutating func name<Named>(_ matcher: NameMatcher<Named>) -> Named? {
+    guard take(UInt8(ascii: "\""))
+    else { return nil }
+    guard let (value, length) = matcher.matchQuoted(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+    else { return nil }
+    offset += length
+    return value
+  }
+
   /// A stream name, then `,"pts":` and an integer pts.
   fileprivate mutating func streamAndPTS() -> (StreamName, PresentationTime)? {
     guard let name = plainString(), let stream = FastLineParser.Fields.stream(.string(name)),

@@ -4,11 +4,14 @@ import Crease
 /// `String` or comparing byte by byte.
 ///
 /// Each name is kept as its length and a fingerprint of two words that, for a given length,
-/// hold every byte of it (overlapping when shorter than 16), so a match is three comparisons.
+/// hold every byte of it (overlapping when shorter than 16), so a match is three comparisons;
+/// and likewise with its closing quote, to match it where it starts on a line.
 struct NameMatcher<Named: TraceNamed> {
   private struct Entry {
     var count: Int
     var fingerprint: Fingerprint
+    /// The fingerprint of the name and a closing quote (`count + 1` bytes).
+    var quoted: Fingerprint
     var value: Named
   }
 
@@ -20,9 +23,11 @@ struct NameMatcher<Named: TraceNamed> {
     entries = Named.allCases.map { value in
       var name = value.name
       return name.withUTF8 { bytes in
-        precondition(bytes.count <= 16, "NameMatcher holds names of at most 16 bytes, not '\(value.name)'")
+        precondition(bytes.count < 16, "NameMatcher holds names of at most 15 bytes, not '\(value.name)'")
+        let quoted = Array(bytes) + [UInt8(ascii: "\"")]
         return Entry(
-          count: bytes.count, fingerprint: Self.fingerprint(UnsafeRawBufferPointer(bytes)), value: value)
+          count: bytes.count, fingerprint: Self.fingerprint(UnsafeRawBufferPointer(bytes)),
+          quoted: quoted.withUnsafeBytes(Self.fingerprint), value: value)
       }
     }
   }
@@ -36,6 +41,20 @@ struct NameMatcher<Named: TraceNamed> {
       && entry.fingerprint.tail == fingerprint.tail
     {
       return entry.value
+    }
+    return nil
+  }
+
+  /// The case whose name and a closing quote `bytes` start with, and the bytes they take; `nil`
+  /// when none does.
+  /// - Complexity: O(*c*) in the number of cases (a handful).
+  func matchQuoted(_ bytes: UnsafeRawBufferPointer) -> (value: Named, length: Int)? {
+    for entry in entries where entry.count < bytes.count {
+      let length = entry.count + 1
+      let fingerprint = Self.fingerprint(UnsafeRawBufferPointer(rebasing: bytes[..<length]))
+      if fingerprint.head == entry.quoted.head && fingerprint.tail == entry.quoted.tail {
+        return (entry.value, length)
+      }
     }
     return nil
   }
