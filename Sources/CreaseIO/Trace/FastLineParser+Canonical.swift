@@ -58,9 +58,14 @@ extension FastLineParser.Scanner {
 
   /// A stream name, then `,"pts":` and an integer pts.
   fileprivate mutating func streamAndPTS() -> (StreamName, PresentationTime)? {
-    guard let name = plainString(), let stream = FastLineParser.Fields.stream(.string(name)),
-      take(#","pts":"#), case .integer(let pts)? = number()
-    else { return nil }
+    let stream: StreamName
+    if take(#""video""#) {
+      stream = .video
+    } else {
+      guard let name = plainString(), let named = FastLineParser.Fields.stream(.string(name)) else { return nil }
+      stream = named
+    }
+    guard take(#","pts":"#), case .integer(let pts)? = number() else { return nil }
     return (stream, PresentationTime(nanoseconds: pts))
   }
 }
