@@ -60,12 +60,12 @@ struct CameraStage: Sendable {
         triggerMask(index, .input, since: now, context: &context)
       }
       streams[index].latestInput = now
-      Self.emit(streams[index].decision.input(camera, maps: maps), context: &context)
+      Self.emit(streams[index].decision.input(camera, maps: maps), of: stream, context: &context)
     case .direction(let update):
       maps.apply(update)
       for index in streams.indices {
         let (action, stale) = streams[index].decision.directionChanged(maps: maps)
-        Self.emit(action, context: &context)
+        Self.emit(action, of: streams[index].gaps.stream, context: &context)
         staleFrames += stale
       }
     case .display(let change):
@@ -135,7 +135,7 @@ struct CameraStage: Sendable {
   private mutating func receive(_ frame: Frame, context: inout ProcessingContext<StageTimer>) {
     let index = streamIndex(frame.stream)
     let now = context.now
-    Self.emit(streams[index].decision.frame(camera: frame.camera, maps: maps), context: &context)
+    Self.emit(streams[index].decision.frame(camera: frame.camera, maps: maps), of: frame.stream, context: &context)
     let triggers = FrameGapsStateMachine.SwitchTriggers(
       input: streams[index].latestInput, display: latestDisplayEvent,
       closedHingeChange: latestClosedChangeSince)
@@ -154,10 +154,18 @@ struct CameraStage: Sendable {
   // The helpers below are static on purpose: an instance method's call would read `self` before
   // its argument mutates `streams`, and the array would then be copied for every frame.
   private static func emit(
-    _ action: DecisionStateMachine.Action, context: inout ProcessingContext<StageTimer>
+    _ action: DecisionStateMachine.Action, of stream: StreamName, context: inout ProcessingContext<StageTimer>
   ) {
-    if let direction = action.direction { context.emit(since: context.now, direction) }
-    if let mirroring = action.mirroring { context.emit(since: context.now, mirroring) }
+    if let direction = action.direction {
+      context.emit(
+        since: context.now, .cameraDirection(stream: stream, camera: direction.camera, facing: direction.facing))
+    }
+    if let mirroring = action.mirroring {
+      context.emit(
+        since: context.now,
+        .cameraMirroring(
+          stream: stream, camera: mirroring.camera, mirrored: mirroring.mirrored, basis: mirroring.basis))
+    }
   }
 
   private mutating func triggerMask(
@@ -233,7 +241,7 @@ struct CameraStage: Sendable {
       Stream(
         gaps: FrameGapsStateMachine(
           stream: name, framesPerSecond: declaredRates[name], configuration: configuration),
-        decision: DecisionStateMachine(stream: name),
+        decision: DecisionStateMachine(),
         stall: StallStateMachine(factor: configuration.stallFactor)))
     streamIndices[name] = streams.count - 1
     return streams.count - 1

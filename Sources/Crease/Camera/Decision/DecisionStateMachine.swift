@@ -1,10 +1,24 @@
 /// The direction and mirroring decision of one stream (SPEC 4.7): its active camera, which way
 /// that camera faces, whether to mirror, and how many frames came under the decision.
 struct DecisionStateMachine: Sendable {
-  /// The cues a change of decision calls for, in this order.
+  /// The cues a change of decision calls for, in this order, as plain values: the stage makes
+  /// the cues (returning two optional cues made every frame build and destroy them).
   struct Action: Equatable, Sendable {
-    var direction: CueKind?
-    var mirroring: CueKind?
+    /// `camera.direction`.
+    struct Direction: Equatable, Sendable {
+      var camera: Camera
+      var facing: CameraFacing
+    }
+
+    /// `camera.mirroring`.
+    struct Mirroring: Equatable, Sendable {
+      var camera: Camera
+      var mirrored: Bool
+      var basis: MirroringBasis
+    }
+
+    var direction: Direction?
+    var mirroring: Mirroring?
   }
 
   private struct Decision: Equatable, Sendable {
@@ -12,7 +26,6 @@ struct DecisionStateMachine: Sendable {
     var value: Bool
   }
 
-  let stream: StreamName
   /// The stream's input, once an `input` event named it.
   private(set) var input: Camera?
   /// The camera that delivered the latest frame since the latest `input`.
@@ -20,8 +33,6 @@ struct DecisionStateMachine: Sendable {
   private var direction: Decision?
   private var mirroring: Decision?
   private var framesUnderDecision = 0
-
-  init(stream: StreamName) { self.stream = stream }
 
   /// The session's video input became `camera`.
   mutating func input(_ camera: Camera, maps: DirectionMaps) -> Action {
@@ -70,7 +81,7 @@ struct DecisionStateMachine: Sendable {
       let newDirection = Decision(camera: camera, value: facing == .user)
       if direction != newDirection {
         direction = newDirection
-        action.direction = .cameraDirection(stream: stream, camera: camera, facing: facing)
+        action.direction = Action.Direction(camera: camera, facing: facing)
       }
     }
     let mirrored = facing.map { $0 == .user } ?? camera.isFront
@@ -78,8 +89,8 @@ struct DecisionStateMachine: Sendable {
     guard mirroring != newMirroring else { return action }
     if mirroring?.camera != camera { framesUnderDecision = 0 }
     mirroring = newMirroring
-    action.mirroring = .cameraMirroring(
-      stream: stream, camera: camera, mirrored: mirrored, basis: facing == nil ? .deviceType : .direction)
+    action.mirroring = Action.Mirroring(
+      camera: camera, mirrored: mirrored, basis: facing == nil ? .deviceType : .direction)
     return action
   }
 }
