@@ -126,7 +126,9 @@ struct CameraStage: Sendable {
   /// The input ended: gaps still awaiting confirmation are reported now.
   mutating func finish(context: inout ProcessingContext<StageTimer>) {
     for index in streams.indices {
-      if let held = streams[index].gaps.finish() { context.emit(since: held.since, held.cue) }
+      if let held = streams[index].gaps.finish() {
+        context.emit(since: held.since, held.cue(of: streams[index].gaps.stream))
+      }
     }
   }
 
@@ -135,17 +137,18 @@ struct CameraStage: Sendable {
   private mutating func receive(_ frame: Frame, context: inout ProcessingContext<StageTimer>) {
     let index = streamIndex(frame.stream)
     let now = context.now
-    Self.emit(streams[index].decision.frame(camera: frame.camera, maps: maps), of: frame.stream, context: &context)
+    Self.emit(
+      streams[index].decision.frame(camera: frame.camera, maps: maps), of: frame.stream, context: &context)
     let triggers = FrameGapsStateMachine.SwitchTriggers(
       input: streams[index].latestInput, display: latestDisplayEvent,
       closedHingeChange: latestClosedChangeSince)
     let found = streams[index].gaps.frame(frame, at: now, triggers: triggers)
-    if let held = found.heldGap { context.emit(since: held.since, held.cue) }
+    if let held = found.heldGap { context.emit(since: held.since, held.cue(of: frame.stream)) }
     let delivering = frame.camera ?? streams[index].decision.activeCamera(maps: maps)?.camera
     Self.apply(
       streams[index].mask.frame(delivering: delivering, afterGap: found.afterGap, now: now), to: index,
       of: frame.stream, context: &context)
-    if let revealed = found.revealed { context.emit(since: revealed.since, revealed.cue) }
+    if let revealed = found.revealed { context.emit(since: revealed.since, revealed.cue(of: frame.stream)) }
     let stall = streams[index].stall.frame(
       at: now, nominal: streams[index].gaps.nominal, running: sessionRunning != false)
     Self.apply(stall, to: index, context: &context)
@@ -158,7 +161,8 @@ struct CameraStage: Sendable {
   ) {
     if let direction = action.direction {
       context.emit(
-        since: context.now, .cameraDirection(stream: stream, camera: direction.camera, facing: direction.facing))
+        since: context.now,
+        .cameraDirection(stream: stream, camera: direction.camera, facing: direction.facing))
     }
     if let mirroring = action.mirroring {
       context.emit(
@@ -216,7 +220,9 @@ struct CameraStage: Sendable {
       } else {
         // A stopped session delivers nothing: a held gap is reported, and the silence is
         // neither a stall nor a gap.
-        if let held = streams[index].gaps.sessionStopped() { context.emit(since: held.since, held.cue) }
+        if let held = streams[index].gaps.sessionStopped() {
+          context.emit(since: held.since, held.cue(of: streams[index].gaps.stream))
+        }
         Self.apply(streams[index].stall.stopped(), to: index, context: &context)
       }
     }

@@ -62,7 +62,9 @@ extension FastLineParser.Scanner {
     if take(#""video""#) {
       stream = .video
     } else {
-      guard let name = plainString(), let named = FastLineParser.Fields.stream(.string(name)) else { return nil }
+      guard let name = plainString(), let named = FastLineParser.Fields.stream(.string(name)) else {
+        return nil
+      }
       stream = named
     }
     guard take(#","pts":"#), case .integer(let pts)? = number() else { return nil }

@@ -4,10 +4,29 @@
 ///
 /// Event methods return what the stage emits; the machine itself emits nothing.
 struct FrameGapsStateMachine: Sendable {
-  /// A cue found, with its `since`.
+  /// A cue found, with its `since`, as plain values (the stage names the stream in the cue):
+  /// a frame action holding two optional cues was built and destroyed for every frame.
   struct Finding: Equatable, Sendable {
-    var cue: CueKind
+    enum Kind: Equatable, Sendable {
+      case gap(missing: Int, cause: GapCause, reason: DropReason?)
+      case ptsRegression
+    }
+
+    var kind: Kind
+    /// The pts before and after.
+    var from: Nanoseconds
+    var to: Nanoseconds
     var since: Nanoseconds
+
+    /// The cue, for `stream`.
+    func cue(of stream: StreamName) -> CueKind {
+      switch kind {
+      case .gap(let missing, let cause, let reason):
+        .cameraGap(stream: stream, from: from, to: to, missing: missing, cause: cause, reason: reason)
+      case .ptsRegression:
+        .cameraPTSRegression(stream: stream, from: from, to: to)
+      }
+    }
   }
 
   /// What one frame showed, in the order the stage reports it (SPEC 4.1): a held gap this frame
@@ -104,8 +123,7 @@ struct FrameGapsStateMachine: Sendable {
     state = .running(last: current)
     guard pts > last.pts else {
       // The regressing frame becomes the reference.
-      let regression = CueKind.cameraPTSRegression(stream: stream, from: last.pts, to: pts)
-      return FrameAction(revealed: Finding(cue: regression, since: now))
+      return FrameAction(revealed: Finding(kind: .ptsRegression, from: last.pts, to: pts, since: now))
     }
     let delta = pts - last.pts
     // Reported drops explain the delta they bridge: it is a gap, never a rate change, and it
@@ -136,8 +154,7 @@ struct FrameGapsStateMachine: Sendable {
     let missing = nominal.frames(in: delta) - 1
     let (cause, reason) = classify(last: last, current: current, triggers: triggers)
     let gap = Finding(
-      cue: .cameraGap(
-        stream: stream, from: last.pts, to: pts, missing: missing, cause: cause, reason: reason),
+      kind: .gap(missing: missing, cause: cause, reason: reason), from: last.pts, to: pts,
       since: last.t + nominal.rounded)
     if missing == 1 && !bridged {
       held = HeldGap(finding: gap, delta: delta)
