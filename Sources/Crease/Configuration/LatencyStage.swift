@@ -18,6 +18,20 @@ public enum LatencyStage: CaseIterable, Hashable, Sendable {
   /// `camera.gap`.
   case frameGaps
 
+  /// The stage's place in declaration order (`allCases`), from 0.
+  var ordinal: Int {
+    switch self {
+    case .instant: 0
+    case .statusDebounce: 1
+    case .settle: 2
+    case .progress: 3
+    case .accessory: 4
+    case .mask: 5
+    case .stall: 6
+    case .frameGaps: 7
+    }
+  }
+
   /// The stage's name in `--summary` and `--latency-budget` messages.
   public var name: String {
     switch self {

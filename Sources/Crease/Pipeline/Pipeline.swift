@@ -11,12 +11,15 @@ public struct Pipeline: EventProcessor, Sendable {
   public let configuration: Configuration
   private var hinge: HingeStage
   private var camera: CameraStage
+  /// Each stage's bound, in ``LatencyStage`` order, worked out once: asked for every cue.
+  private let stageBounds: [LatencyBound]
 
   /// Creates the stages for a validated configuration.
   public init(configuration: Configuration) {
     self.configuration = configuration
     self.hinge = HingeStage(configuration: configuration.hinge)
     self.camera = CameraStage(configuration: configuration.camera)
+    self.stageBounds = configuration.latencyBounds
   }
 
   /// Frames delivered under a mirroring decision that a later direction update revised.
@@ -53,7 +56,7 @@ public struct Pipeline: EventProcessor, Sendable {
   /// The bound of the cue's stage under the configuration (SPEC 5); for a stall, `stallFactor`
   /// times its own stream's nominal frame duration as the camera stage knows it now.
   public func latencyBound(for cue: Cue) -> Nanoseconds? {
-    let stage = configuration.latencyBound(for: cue.kind.latencyStage)
+    let stage = stageBounds[cue.kind.latencyStage.ordinal]
     guard case .cameraStall(let stream) = cue.kind else { return stage.bound() }
     return camera.nominalFrameDuration(of: stream).flatMap { stage.bound(nominal: $0) }
   }
