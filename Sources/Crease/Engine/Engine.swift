@@ -120,17 +120,26 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   public mutating func push(_ event: consuming Event, from source: Int) -> Admission {
     let isEnd: Bool
     if case .end = event.payload { isEnd = true } else { isEnd = false }
-    let refusal = refusal(at: event.t, isEnd: isEnd, from: source)
+    guard let refusal = refusal(at: event.t, isEnd: isEnd, from: source) else {
+      admit(event, from: source, isEnd: isEnd)
+      return .accepted
+    }
     // An event ahead of its source moves the source on, even when processed time has passed it.
     if refusal != .afterEnd, !isEnd, event.t > sources[source].latest ?? .min {
       sources[source].latest = event.t
     }
-    if let refusal { return refusal }
+    return refusal
+  }
+
+  /// Takes in an event that ``refusal(at:isEnd:from:)`` has just admitted, without asking
+  /// again: ``push(_:from:)`` for a caller that asked first.
+  package mutating func admit(_ event: consuming Event, from source: Int, isEnd: Bool) {
     if isEnd {
       sources[source].endTime = event.t
       finish(source: source)
-      return .accepted
+      return
     }
+    if event.t > sources[source].latest ?? .min { sources[source].latest = event.t }
     buffer.insert(PendingEvent(event: consume event, source: source, sequence: nextSequence))
     nextSequence += 1
     if buffer.count > bufferLimit, let earliest = buffer.popFirst() {
@@ -139,7 +148,6 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     }
     releaseReadyEvents()
     fireTimersBeforeWatermark()
-    return .accepted
   }
 
   /// Marks `source` as ended (end of its stream, or its `end` event); when it is the last one,

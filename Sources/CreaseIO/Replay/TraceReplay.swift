@@ -229,8 +229,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
           return try reject(source, column: 1, "a record after this trace's 'end' event", raw: raw)
         case .accepted, nil:
           if let chrome { try cueOutput.write(at: event.t) { chrome.note(event, from: source, into: &$0) } }
-          // Asked first, so the event is handed over without a copy.
-          _ = engine.push(consume event, from: source)
+          // Asked first, so the event is handed over without a copy or a second check.
+          engine.admit(consume event, from: source, isEnd: isEnd)
           if isEnd {
             summary.sources[source].processed += 1
             return try rejectRest(of: source)
