@@ -155,7 +155,9 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
           try progress.update(done: readers.reduce(0) { $0 + $1.bytesRead }, traceTime: traceTime)
         }
         switch try step(source) {
-        case .next: try writeCues()
+        case .next:
+          // Asked inline: most lines leave no cue, and the call alone cost more than the test.
+          if engine.hasCues { try writeCues() }
         case .sourceEnded: engine.finish(source: source)
         case .stop:
           summary.stoppedEarly = true
