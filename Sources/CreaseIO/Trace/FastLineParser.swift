@@ -409,8 +409,7 @@ enum FastLineParser {
     /// step is exact in integers; `nil` when the numerator is too long for the scaling (over
     /// 55 bits more than the divisor), which strtod then reads.
     static func quotient(_ numerator: UInt64, dividedByPowerOfTen exponent: Int) -> Double? {
-      var divisor: UInt64 = 1
-      for _ in 0..<exponent { divisor &*= 10 }
+      let divisor = UnsafeByteWriter.powerOfTen(exponent)
       // Scale the numerator so the integer quotient has 55 or 56 bits: 53 for the significand,
       // one to round on, and one or two more that, with the remainder, say whether anything
       // below it is non-zero.
