@@ -1,10 +1,9 @@
 /// The pending timers of a processor, in trace time.
 ///
-/// A binary heap ordered by (due time, setting order). Once more than
-/// ``TimerScheduler/indexedAbove`` timers are pending, each tag's place in the heap is kept in a
-/// dictionary, so scheduling, re-arming, cancelling and firing are O(log *n*) however many
-/// timers a trace sets (a stall timer per stream: a hostile trace may have a hundred thousand
-/// streams). A few timers, the usual case, are found by comparing tags, which costs less than
+/// A binary heap ordered by (due time, setting order). Once more than 32 timers are pending,
+/// each tag's place in the heap is kept in a dictionary, so scheduling, re-arming, cancelling
+/// and firing are O(log *n*) however many timers a trace sets (a stall timer per stream: a
+/// hostile trace may have a hundred thousand streams). A few timers, the usual case, are found by comparing tags, which costs less than
 /// hashing one. Nothing is allocated once the heap and the dictionary have grown to their
 /// working size. Scheduling a tag that is already pending re-arms it.
 public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
