@@ -30,6 +30,7 @@ enum FastLineParser {
     case number(Double)
   }
 
+  /// The names a field of each kind may hold, built once.
   static let statuses = NameMatcher<HingeStatus>()
   static let cameras = NameMatcher<Camera>()
   static let dropReasons = NameMatcher<DropReason>()
