@@ -20,8 +20,8 @@ public struct LatencyHistogram: Hashable, Sendable {
   public private(set) var count = 0
   /// The largest latency added.
   public private(set) var maximum = Nanoseconds.zero
-  private var counts: [Int] = []
-  private var maxima: [Int64] = []
+  /// Every bucket, by index, once a latency was added (one array: one check per add).
+  private var buckets: [Bucket] = []
 
   public init() {}
 
@@ -56,9 +56,9 @@ public struct LatencyHistogram: Hashable, Sendable {
     let (hundreds, rest) = count.quotientAndRemainder(dividingBy: 100)
     let rank = Swift.max(1, hundreds * percent + (rest * percent + 99) / 100)
     var seen = 0
-    for bucket in counts.indices where counts[bucket] > 0 {
-      seen += counts[bucket]
-      if seen >= rank { return Nanoseconds(maxima[bucket]) }
+    for bucket in buckets where bucket.count > 0 {
+      seen += bucket.count
+      if seen >= rank { return bucket.maximum }
     }
     return maximum
   }
@@ -76,8 +76,8 @@ public struct LatencyHistogram: Hashable, Sendable {
 
   /// The buckets that hold latencies, by index, in ascending order (for a summary file).
   public var occupiedBuckets: [(index: Int, bucket: Bucket)] {
-    counts.indices.compactMap { index in
-      counts[index] > 0 ? (index, Bucket(count: counts[index], maximum: Nanoseconds(maxima[index]))) : nil
+    buckets.indices.compactMap { index in
+      buckets[index].count > 0 ? (index, buckets[index]) : nil
     }
   }
 
@@ -85,13 +85,12 @@ public struct LatencyHistogram: Hashable, Sendable {
   /// and the count positive (a reader checks both first).
   public mutating func add(_ bucket: Bucket, toBucket index: Int) {
     precondition(index >= 0 && index < Self.bucketCount, "bucket \(index) out of range")
-    if counts.isEmpty {
-      counts = Array(repeating: 0, count: Self.bucketCount)
-      maxima = Array(repeating: 0, count: Self.bucketCount)
+    if buckets.isEmpty {
+      buckets = Array(repeating: Bucket(count: 0, maximum: .zero), count: Self.bucketCount)
     }
     // Counts read from files saturate rather than trap.
-    counts[index] = counts[index].addingSaturated(bucket.count)
-    maxima[index] = Swift.max(maxima[index], bucket.maximum.rawValue)
+    buckets[index].count = buckets[index].count.addingSaturated(bucket.count)
+    buckets[index].maximum = Swift.max(buckets[index].maximum, bucket.maximum)
     count = count.addingSaturated(bucket.count)
     maximum = Swift.max(maximum, bucket.maximum)
   }
