@@ -47,6 +47,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   public var clock: WallClock = SystemClock()
   /// Shows how far through the input the replay is, on a terminal.
   public var progress: ProgressReporter?
+  /// Reads and parses the trace on a second thread while this one processes it
+  /// (``ReadAheadReader``); the output is the same bytes either way. Taken only where it is
+  /// safe and pays: one source, not live, and no rejects output (an overlong line is streamed
+  /// there by the reader).
+  public var readsAhead = false
 
   private let makeProcessor: () -> Processor
   private let reorderWindow: Nanoseconds
@@ -130,16 +135,15 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       self.chrome = replay.format == .chrome ? ChromeTimeline(sourceNames: sources.map(\.name)) : nil
       self.diagnostics = Diagnostics(
         sink: outputs.diagnostics, rejects: outputs.rejects, late: outputs.late, limit: replay.reportLimit)
-      self.isLive = sources.map { source in
-        !(source is MemorySource) && (source as? FileSource)?.regularFileSize == nil
-      }
+      self.isLive = sources.map(\.isLive)
       self.readers = sources.map(openReader)
     }
 
     func openReader(_ source: ByteSource) -> any RecordReader {
       let reader = RecordReaders.open(source, overflow: outputs.rejects)
       reader.collectsUnknownKeys = replay.warnsAboutUnknownKeys
-      return reader
+      let readsAhead = replay.readsAhead && isLive == [false] && outputs.rejects == nil
+      return readsAhead ? ReadAheadReader(reader) : reader
     }
 
     mutating func readAll() throws {

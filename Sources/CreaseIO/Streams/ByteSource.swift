@@ -11,11 +11,19 @@ public protocol ByteSource: AnyObject {
   /// Waits at most `timeout` on `clock` for bytes (or the end) to be ready; `false` when the
   /// time ran out first.
   func waitForInput(timeout: Nanoseconds, clock: WallClock) throws -> Bool
+
+  /// Whether a read may wait for a writer: a pipe, a terminal, a live device. A replay flushes
+  /// its cues before such a read, so a live consumer sees them at once, and reads a source
+  /// that never waits (a regular file, memory) ahead on a second thread.
+  var isLive: Bool { get }
 }
 
 extension ByteSource {
   /// Files and memory are always ready.
   public func waitForInput(timeout: Nanoseconds, clock: WallClock) throws -> Bool { true }
+
+  /// A source is taken to be live unless it says otherwise.
+  public var isLive: Bool { true }
 }
 
 /// A source over a file descriptor.
@@ -53,6 +61,9 @@ public final class FileSource: ByteSource {
     guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
     return Int(status.st_size)
   }
+
+  /// Only a regular file never waits for a writer.
+  public var isLive: Bool { regularFileSize == nil }
 
   /// Standard input, named `<stdin>` in diagnostics.
   public static func standardInput() -> FileSource { FileSource(descriptor: 0, name: "<stdin>") }
@@ -96,6 +107,8 @@ public final class MemorySource: ByteSource {
   public convenience init(_ text: String, name: String = "<memory>", chunkSize: Int = .max) {
     self.init(Array(text.utf8), name: name, chunkSize: chunkSize)
   }
+
+  public var isLive: Bool { false }
 
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     let count = Swift.min(buffer.count, bytes.count - offset, chunkSize)

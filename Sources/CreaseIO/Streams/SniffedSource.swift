@@ -7,6 +7,7 @@ import Crease
 /// short line and waits is never held up: `{` settles it.
 public final class SniffedSource: ByteSource {
   public var name: String { base.name }
+  public var isLive: Bool { base.isLive }
   /// Whether the source starts with the binary format's magic.
   public let isBinaryTrace: Bool
   private let base: ByteSource

@@ -1,0 +1,333 @@
+import Crease
+import Glibc
+
+/// Runs another reader on a thread of its own, a few batches ahead of its caller, so reading
+/// and parsing a trace overlap with processing it: two cores instead of one.
+///
+/// It hands over exactly what the reader returned, item by item: the same records, and with
+/// each item the reader's `position`, `bytesRead`, line terminator and unknown keys as they
+/// were right after it, and a copy of its raw line. An error the reader throws is thrown at
+/// the item where it happened. Output made from it is therefore byte for byte the output made
+/// from the reader itself.
+///
+/// Only a reader whose `next()` has no side effect other than reading may be wrapped: one that
+/// streams overlong lines to an overflow sink would write to it from the other thread, out of
+/// order with the caller's writes. And a live source, which the caller waits on between
+/// lines, gains nothing. ``TraceReplay`` reads ahead only when neither is the case.
+///
+/// Memory is bounded: at most ``batchCount`` batches of ``batchSize`` items and their lines
+/// are in flight, and their storage is reused, so reading allocates nothing per item.
+public final class ReadAheadReader: RecordReader {
+  /// Items per batch: large enough that handing a batch over costs nothing per item.
+  public static let batchSize = 1024
+  /// Batches in flight: one being read, one being handed over, and room for either side to
+  /// run ahead for a moment.
+  public static let batchCount = 4
+
+  private let reader: any RecordReader
+  private let handoff: Handoff
+  public let source: ByteSource
+  private var collectsKeys: Bool
+  private var thread: pthread_t?
+  /// The batch being handed over, and its place among the batches.
+  private var batch: Batch?
+  private var batchIndex = -1
+  private var finished = false
+  /// What the reader said right after the item last handed over.
+  private var last: Note?
+  private var lastUnknownKeys: [UnknownKey] = []
+
+  /// Wraps `reader`, which must not be read otherwise from now on. Reading starts with the
+  /// first ``next()``, so `collectsUnknownKeys` may still be set before.
+  public init(_ reader: any RecordReader) {
+    self.reader = reader
+    source = reader.source
+    collectsKeys = reader.collectsUnknownKeys
+    handoff = Handoff(batches: (0..<Self.batchCount).map { _ in Batch() })
+  }
+
+  deinit {
+    guard let thread else { return }
+    handoff.cancel()
+    pthread_join(thread, nil)
+  }
+
+  public var position: Int { last?.position ?? 0 }
+  public var bytesRead: Int { last?.bytesRead ?? 0 }
+  /// The next item never waits for the source, only for the reading thread.
+  public var hasBufferedItem: Bool { true }
+  public var lineTerminator: String { last?.endsWithCarriageReturn == true ? "\r\n" : "\n" }
+  public var unknownKeys: [UnknownKey] { lastUnknownKeys }
+  public var collectsUnknownKeys: Bool {
+    get { collectsKeys }
+    set {
+      precondition(thread == nil, "collectsUnknownKeys is set before reading starts")
+      reader.collectsUnknownKeys = newValue
+      collectsKeys = newValue
+    }
+  }
+
+  public func next() throws -> TraceItem {
+    if thread == nil { start() }
+    while batch == nil || batch!.isFullyTaken {
+      guard !finished else { return .endOfInput }
+      try nextBatch()
+    }
+    let batch = batch!
+    let (item, note) = batch.take()
+    last = note
+    if collectsKeys { lastUnknownKeys = batch.unknownKeysOfLastTaken() }
+    // The raw line pointed into the reader's buffer; it is handed over from the batch's copy.
+    switch consume item {
+    case .record(let record, _): return .record(record, raw: batch.line(of: note))
+    case .bad(let column, let message, _):
+      return .bad(column: column, message: message, raw: batch.line(of: note))
+    case let other: return other
+    }
+  }
+
+  /// Gives the batch just handed over back to the reading thread and waits for the next one;
+  /// throws the reader's error when it ended the batch.
+  private func nextBatch() throws {
+    if let batch {
+      // Read before the batch is given back, when the reading thread may refill it.
+      let failure = batch.failure
+      finished = batch.isLast || failure != nil
+      self.batch = nil
+      handoff.release()
+      if let failure { throw failure }
+      if finished { return }
+    }
+    batchIndex = (batchIndex + 1) % Self.batchCount
+    handoff.waitForBatch()
+    batch = handoff.batches[batchIndex]
+  }
+
+  private func start() {
+    let producer = Unmanaged.passRetained(Producer(reader: reader, handoff: handoff)).toOpaque()
+    var thread = pthread_t()
+    let result = pthread_create(
+      &thread, nil,
+      { context in
+        Unmanaged<Producer>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
+      }, producer)
+    precondition(result == 0, "could not start the read-ahead thread (error \(result))")
+    self.thread = thread
+  }
+}
+
+/// What the reader said right after an item, and where the item's raw line was kept. Plain
+/// data, so that keeping and taking it copies no reference.
+private struct Note {
+  var position: Int
+  var bytesRead: Int
+  var endsWithCarriageReturn: Bool
+  var lineStart: Int
+  /// −1 when the item has no raw line.
+  var lineCount: Int
+}
+
+/// A batch of items, moved in by the reading thread and out by the caller, with their notes
+/// and raw lines. Its storage is kept from one use to the next.
+///
+/// Items are moved, never copied: a record holds strings, and copying one goes through its
+/// value witnesses, which cost more than parsing it (callgrind).
+private final class Batch: @unchecked Sendable {
+  private let items = UnsafeMutablePointer<TraceItem>.allocate(capacity: ReadAheadReader.batchSize)
+  private var notes: [Note] = []
+  /// Items before this one have been moved out.
+  private var taken = 0
+  /// Unknown keys by item, only while the reader collects them.
+  private var keysByItem: [Int: [UnknownKey]] = [:]
+  /// The raw lines, one after another, in memory that does not move while the batch is
+  /// handed over.
+  private var lines = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+  private var used = 0
+  /// What the reader threw after the items.
+  var failure: (any Error)?
+  /// Whether the reader has nothing after this batch.
+  var isLast = false
+
+  init() {
+    notes.reserveCapacity(ReadAheadReader.batchSize)
+  }
+
+  deinit {
+    reset()
+    items.deallocate()
+    lines.deallocate()
+  }
+
+  var isFull: Bool { notes.count == ReadAheadReader.batchSize }
+  var isFullyTaken: Bool { taken == notes.count }
+
+  /// Empties the batch for the next use, keeping its storage.
+  func reset() {
+    (items + taken).deinitialize(count: notes.count - taken)
+    notes.removeAll(keepingCapacity: true)
+    taken = 0
+    if !keysByItem.isEmpty { keysByItem.removeAll() }
+    used = 0
+    failure = nil
+    isLast = false
+  }
+
+  /// Moves `item` in, with a copy of its raw line.
+  func append(
+    _ item: consuming TraceItem, raw: UnsafeRawBufferPointer?, note: Note, unknownKeys: [UnknownKey]
+  ) {
+    var note = note
+    if let raw {
+      note.lineStart = keep(raw)
+      note.lineCount = raw.count
+    }
+    if !unknownKeys.isEmpty { keysByItem[notes.count] = unknownKeys }
+    (items + notes.count).initialize(to: item)
+    notes.append(note)
+  }
+
+  /// Moves the next item out.
+  func take() -> (TraceItem, Note) {
+    defer { taken += 1 }
+    return ((items + taken).move(), notes[taken])
+  }
+
+  func unknownKeysOfLastTaken() -> [UnknownKey] { keysByItem[taken - 1] ?? [] }
+
+  /// The raw line kept for the item of `note`.
+  func line(of note: Note) -> UnsafeRawBufferPointer? {
+    guard note.lineCount >= 0 else { return nil }
+    return UnsafeRawBufferPointer(rebasing: lines[note.lineStart..<(note.lineStart + note.lineCount)])
+  }
+
+  private func keep(_ line: UnsafeRawBufferPointer) -> Int {
+    if used + line.count > lines.count {
+      let larger = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: max(lines.count * 2, used + line.count), alignment: 1)
+      larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: lines[..<used]))
+      lines.deallocate()
+      lines = larger
+    }
+    UnsafeMutableRawBufferPointer(rebasing: lines[used...]).copyMemory(from: line)
+    used += line.count
+    return used - line.count
+  }
+}
+
+/// The batches and the lock and condition that pass them between the two threads. A batch
+/// belongs to the reading thread until it is counted in `ready`, and to the caller from then
+/// until the caller releases it.
+private final class Handoff: @unchecked Sendable {
+  let batches: [Batch]
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private var ready = 0
+  private var cancelled = false
+
+  init(batches: [Batch]) {
+    self.batches = batches
+    pthread_mutex_init(mutex, nil)
+    pthread_cond_init(condition, nil)
+  }
+
+  deinit {
+    pthread_cond_destroy(condition)
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+    condition.deallocate()
+  }
+
+  private func locked<T>(_ body: () -> T) -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return body()
+  }
+
+  /// The reading thread: waits for a free batch; `false` once the caller has gone.
+  func waitForFreeBatch() -> Bool {
+    locked {
+      while ready == batches.count && !cancelled { pthread_cond_wait(condition, mutex) }
+      return !cancelled
+    }
+  }
+
+  /// The reading thread: hands a filled batch over.
+  func publish() {
+    locked {
+      ready += 1
+      pthread_cond_broadcast(condition)
+    }
+  }
+
+  /// The caller: waits until a batch is filled.
+  func waitForBatch() {
+    locked {
+      while ready == 0 { pthread_cond_wait(condition, mutex) }
+    }
+  }
+
+  /// The caller: gives its batch back.
+  func release() {
+    locked {
+      ready -= 1
+      pthread_cond_broadcast(condition)
+    }
+  }
+
+  /// The caller has gone: the reading thread stops at its next wait.
+  func cancel() {
+    locked {
+      cancelled = true
+      pthread_cond_broadcast(condition)
+    }
+  }
+}
+
+/// The reading thread's work: fill batches in turn until the reader ends or throws.
+private final class Producer: @unchecked Sendable {
+  let reader: any RecordReader
+  let handoff: Handoff
+  let collectsKeys: Bool
+
+  init(reader: any RecordReader, handoff: Handoff) {
+    self.reader = reader
+    self.handoff = handoff
+    collectsKeys = reader.collectsUnknownKeys
+  }
+
+  func run() {
+    var index = 0
+    while handoff.waitForFreeBatch() {
+      let batch = handoff.batches[index]
+      fill(batch)
+      handoff.publish()
+      if batch.isLast || batch.failure != nil { return }
+      index = (index + 1) % handoff.batches.count
+    }
+  }
+
+  private func fill(_ batch: Batch) {
+    batch.reset()
+    while !batch.isFull {
+      let item: TraceItem
+      do { item = try reader.next() } catch {
+        batch.failure = error
+        return
+      }
+      let raw: UnsafeRawBufferPointer?
+      switch item {
+      case .record(_, let line), .bad(_, _, let line): raw = line
+      case .blank: raw = nil
+      case .endOfInput:
+        raw = nil
+        batch.isLast = true
+      }
+      let note = Note(
+        position: reader.position, bytesRead: reader.bytesRead,
+        endsWithCarriageReturn: reader.lineTerminator == "\r\n", lineStart: 0, lineCount: -1)
+      batch.append(item, raw: raw, note: note, unknownKeys: collectsKeys ? reader.unknownKeys : [])
+      if batch.isLast { return }
+    }
+  }
+}

@@ -1,0 +1,211 @@
+import Crease
+import CreaseIO
+import Glibc
+import Testing
+
+@Suite("reading ahead on a second thread")
+struct ReadAheadReaderTests {
+  /// What a reader says about one item, in a form that compares whole.
+  struct Observation: Equatable, CustomStringConvertible {
+    var item: String
+    var raw: [UInt8]?
+    var position: Int
+    var bytesRead: Int
+    var lineTerminator: String
+    var unknownKeys: [UnknownKey]
+
+    var description: String {
+      "\(position): \(item) raw=\(raw.map { String(decoding: $0, as: UTF8.self) } ?? "nil")"
+    }
+  }
+
+  /// Everything `reader` hands over, item by item, and the error it ends with, if any.
+  static func observe(_ reader: any RecordReader) -> (items: [Observation], error: String?) {
+    var items: [Observation] = []
+    while true {
+      let item: TraceItem
+      do { item = try reader.next() } catch { return (items, "\(error)") }
+      let summary: String
+      let raw: UnsafeRawBufferPointer?
+      switch item {
+      case .record(let record, let line): (summary, raw) = ("record \(record)", line)
+      case .bad(let column, let message, let line): (summary, raw) = ("bad \(column) \(message)", line)
+      case .blank: (summary, raw) = ("blank", nil)
+      case .endOfInput: (summary, raw) = ("end", nil)
+      }
+      items.append(
+        Observation(
+          item: summary, raw: raw.map(Array.init), position: reader.position, bytesRead: reader.bytesRead,
+          lineTerminator: reader.lineTerminator, unknownKeys: reader.unknownKeys))
+      if case .endOfInput = item { return (items, nil) }
+    }
+  }
+
+  /// A JSON Lines trace of `count` lines, long enough to fill several batches, with every kind
+  /// of item a reader hands over: records, blank lines, bad lines, CRLF endings, unknown keys.
+  static func mixedTrace(lines count: Int) -> String {
+    var text = #"{"kind":"header","format":"crease-trace","version":1,"streams":{"video":{"fps":30}}}"# + "\n"
+    for index in 1..<count {
+      let t = index * 1_000_000
+      switch index % 9 {
+      case 0: text += "\n"
+      case 1:
+        text += #"{"t":\#(t),"kind":"hinge","angle":\#(90 + index % 7).5,"status":"partiallyOpen"}"# + "\r\n"
+      case 2: text += #"{"t":\#(t),"kind":"frame","stream":"video","pts":\#(t),"camera":"innerFront"}"# + "\n"
+      case 3: text += #"{"t":\#(t),"kind":"mark","label":"m\#(index)","note":"unknown key"}"# + "\n"
+      case 4: text += #"{"t":\#(t),"kind":"hinge","angle":"wide","status":"flat"}"# + "\n"
+      case 5: text += "not json at all\n"
+      case 6: text += #"{"t":\#(t), "kind": "mark", "label": "spaced \u00e9"}"# + "\n"
+      default:
+        text += #"{"t":\#(t),"kind":"drop","stream":"video","pts":\#(t),"reason":"frameWasLate"}"# + "\n"
+      }
+    }
+    return text
+  }
+
+  @Test(
+    "JSON Lines: every item, raw line, position, byte count, terminator and unknown key is handed over as read",
+    arguments: [1, 997, 1 << 20])
+  func jsonLinesAcrossBatches(chunkSize: Int) {
+    let text = Self.mixedTrace(lines: 3 * ReadAheadReader.batchSize + 17)
+    let direct = JSONLinesReader(source: MemorySource(text, chunkSize: chunkSize))
+    direct.collectsUnknownKeys = true
+    let ahead = ReadAheadReader(JSONLinesReader(source: MemorySource(text, chunkSize: chunkSize)))
+    ahead.collectsUnknownKeys = true
+    let expected = Self.observe(direct)
+    let observed = Self.observe(ahead)
+    #expect(expected.items.count > 3 * ReadAheadReader.batchSize)
+    #expect(expected.items.contains { $0.lineTerminator == "\r\n" })
+    #expect(expected.items.contains { !$0.unknownKeys.isEmpty })
+    #expect(observed.error == nil)
+    #expect(observed.items.count == expected.items.count)
+    let firstDifference = observed.items.indices.first { observed.items[$0] != expected.items[$0] }
+    #expect(firstDifference == nil, "first difference at item \(firstDifference ?? -1)")
+  }
+
+  @Test("binary: the records, bad records and positions are handed over as read")
+  func binaryAcrossBatches() throws {
+    var bytes = BinaryTraceFormat.fileHeader
+    for index in 0..<(2 * ReadAheadReader.batchSize + 5) {
+      let t = Nanoseconds(Int64(index) * 1_000_000)
+      let payload: Event.Payload =
+        index % 2 == 0
+        ? .hinge(HingeDelivery(angle: .degrees(Double(index % 180)), status: .partiallyOpen))
+        : .mark(label: "label \(index)")
+      BinaryTraceEncoder.encode(.event(Event(t: t, payload)), into: &bytes)
+    }
+    bytes += [3, 0, 0, 0, 0xEE, 0, 0]  // a record of an unknown kind
+    bytes += [9, 0, 0, 0, 1]  // a truncated record: the last item
+    let expected = Self.observe(BinaryTraceReader(source: MemorySource(bytes)))
+    let observed = Self.observe(ReadAheadReader(BinaryTraceReader(source: MemorySource(bytes))))
+    #expect(expected.items.filter { $0.item.hasPrefix("bad") }.count == 2)
+    #expect(observed.items == expected.items)
+  }
+
+  /// A source that gives out some bytes and then fails, as a disk or a pipe can.
+  final class FailingSource: ByteSource {
+    struct Failure: Error, CustomStringConvertible {
+      var description: String { "the disk went away" }
+    }
+    let name = "failing"
+    private let inner: MemorySource
+    private var left: Int
+
+    init(_ text: String, failingAfter count: Int) {
+      inner = MemorySource(text, chunkSize: 100)
+      left = count
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+      guard left > 0 else { throw Failure() }
+      let read = try inner.read(
+        into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, left)]))
+      left -= read
+      return read
+    }
+  }
+
+  @Test("an error the reader throws is thrown after the same items, and reading then ends")
+  func errorsArriveInPlace() throws {
+    let text = Self.mixedTrace(lines: 2 * ReadAheadReader.batchSize)
+    let failAt = text.utf8.count * 3 / 4
+    let expected = Self.observe(JSONLinesReader(source: FailingSource(text, failingAfter: failAt)))
+    let ahead = ReadAheadReader(JSONLinesReader(source: FailingSource(text, failingAfter: failAt)))
+    let observed = Self.observe(ahead)
+    #expect(expected.error == "the disk went away")
+    #expect(observed.error == expected.error)
+    #expect(observed.items == expected.items)
+    #expect(expected.items.count > ReadAheadReader.batchSize)
+    #expect(Self.observe(ahead).items.map(\.item) == ["end"])
+  }
+
+  /// A source that counts what was read from it.
+  final class CountingSource: ByteSource {
+    let name = "counting"
+    private let inner: MemorySource
+    var bytesGivenOut = 0
+
+    init(_ text: String) { inner = MemorySource(text, chunkSize: 4096) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+      let read = try inner.read(into: buffer)
+      bytesGivenOut += read
+      return read
+    }
+  }
+
+  @Test("a caller that stops early ends the reading thread, which has read only a few batches ahead")
+  func stoppingEarly() throws {
+    let text = Self.mixedTrace(lines: 40 * ReadAheadReader.batchSize)
+    let source = CountingSource(text)
+    var ahead: ReadAheadReader? = ReadAheadReader(JSONLinesReader(source: source))
+    for _ in 0..<10 { _ = try ahead!.next() }
+    ahead = nil  // joins the reading thread
+    #expect(source.bytesGivenOut < text.utf8.count / 4, "read ahead \(source.bytesGivenOut) bytes")
+  }
+
+  /// A source that notes whether it was read on another thread than the one that made it.
+  final class ThreadNotingSource: ByteSource {
+    let name = "trace.jsonl"
+    let isLive = false
+    private let inner: MemorySource
+    private let creator = pthread_self()
+    var readElsewhere = false
+
+    init(_ text: String) { inner = MemorySource(text, chunkSize: 4096) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+      if pthread_equal(pthread_self(), creator) == 0 { readElsewhere = true }
+      return try inner.read(into: buffer)
+    }
+  }
+
+  @Test(
+    "a replay reads on a second thread and writes the same cues, diagnostics, late lines and summary",
+    arguments: [false, true])
+  func replayReadsAhead(strict: Bool) throws {
+    var text = Self.mixedTrace(lines: 3 * ReadAheadReader.batchSize)
+    // Late lines, more than the reorder window behind, near the end.
+    text += #"{"t":100,"kind":"mark","label":"late"}"# + "\n"
+    text += #"{"t":5000000000,"kind":"end"}"# + "\n"
+    func replay(readingAhead: Bool) throws -> (ReplaySummary, [String], Bool) {
+      let cues = MemorySink()
+      let diagnostics = MemorySink()
+      let late = MemorySink()
+      var replay = TraceReplay(configuration: .default) { Pipeline(configuration: .default) }
+      replay.readsAhead = readingAhead
+      replay.strict = strict
+      let source = ThreadNotingSource(text)
+      let (summary, _) = try replay.run(
+        [source], to: .init(cues: cues, diagnostics: diagnostics, late: late))
+      return (summary, [cues.text, diagnostics.text, late.text], source.readElsewhere)
+    }
+    let (expectedSummary, expectedOutputs, readElsewhere) = try replay(readingAhead: false)
+    let (summary, outputs, readAhead) = try replay(readingAhead: true)
+    #expect(!readElsewhere && readAhead)
+    #expect(expectedOutputs[1].contains("error"))
+    #expect(strict || expectedOutputs[2].contains(#""label":"late""#))
+    #expect(summary == expectedSummary)
+    #expect(outputs == expectedOutputs)
+  }
+}
