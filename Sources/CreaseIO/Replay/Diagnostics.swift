@@ -19,20 +19,20 @@ struct Diagnostics {
     self.limit = limit
   }
 
-  /// Reports a bad line (under the limit) and copies it to the rejects output.
-  mutating func reject(
-    _ reader: any RecordReader, column: Int, _ message: String, raw: UnsafeRawBufferPointer?
-  ) throws {
-    if let raw { try copy(raw, of: reader, to: rejects) }
+  /// Reports the bad line `reader` returned last (under the limit) and copies it to the rejects
+  /// output.
+  mutating func reject(_ reader: any RecordReader, column: Int, _ message: String) throws {
+    try copyLine(of: reader, to: rejects)
     guard limit.map({ reported < $0 }) ?? true else { return }
     reported += 1
     try report(reader, column: column, "error", message)
   }
 
-  /// Copies a line as it was read, with its own terminator.
-  func copy(_ raw: UnsafeRawBufferPointer, of reader: any RecordReader, to output: ByteSink?) throws {
-    guard let output else { return }
-    try output.write(raw)
+  /// Copies the line `reader` returned last as it was read, with its own terminator, when it
+  /// has one.
+  func copyLine(of reader: any RecordReader, to output: ByteSink?) throws {
+    guard let output, let line = reader.line else { return }
+    try output.write(line)
     try output.write(reader.lineTerminator)
   }
 

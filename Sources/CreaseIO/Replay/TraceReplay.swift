@@ -192,12 +192,12 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       case .blank:
         summary.sources[source].blank += 1
         return .next
-      case .bad(let column, let message, let raw):
+      case .bad(let column, let message):
         loops[source].records += 1
-        return try reject(source, column: column, message, raw: raw)
-      case .record(let record, let raw):
+        return try reject(source, column: column, message)
+      case .record(let record):
         if replay.warnsAboutUnknownKeys { try warnAboutUnknownKeys(source) }
-        return try accept(record, from: source, raw: raw)
+        return try accept(record, from: source)
       }
     }
 
@@ -209,15 +209,13 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       return .next
     }
 
-    /// Takes in a well-formed record; `raw` is its line, when it came from JSON Lines.
-    mutating func accept(_ record: consuming TraceRecord, from source: Int, raw: UnsafeRawBufferPointer?)
-      throws -> Step
-    {
+    /// Takes in a well-formed record, the item `source` returned last.
+    mutating func accept(_ record: consuming TraceRecord, from source: Int) throws -> Step {
       loops[source].records += 1
       switch consume record {
       case .header(let header):
         guard loops[source].records == 1 else {
-          return try reject(source, column: 1, "a header must be the first record of a trace", raw: raw)
+          return try reject(source, column: 1, "a header must be the first record of a trace")
         }
         if loops[source].pass == 0 { engine.apply(header) }
       case .event(let read):
@@ -230,9 +228,9 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         switch engine.refusal(at: event.t, isEnd: isEnd, from: source) {
         case .late(let behind):
           _ = engine.push(event, from: source)  // the engine counts its source as having reached t
-          return try handleLate(source, behind: behind, event: event, raw: raw)
+          return try handleLate(source, behind: behind, event: event)
         case .afterEnd:
-          return try reject(source, column: 1, "a record after this trace's 'end' event", raw: raw)
+          return try reject(source, column: 1, "a record after this trace's 'end' event")
         case .accepted, nil:
           if let chrome { try cueOutput.write(at: event.t) { chrome.note(event, from: source, into: &$0) } }
           // Asked first, so the event is handed over without a copy or a second check.
@@ -252,7 +250,6 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     mutating func rejectRest(of source: Int) throws -> Step {
       let endLine = readers[source].position
       while true {
-        let raw: UnsafeRawBufferPointer?
         switch try readers[source].next() {
         case .endOfInput:
           return .next
@@ -260,12 +257,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
           summary.sources[source].lines += 1
           summary.sources[source].blank += 1
           continue
-        case .bad(_, _, let line), .record(_, let line):
-          raw = line
+        case .bad, .record: break
         }
         summary.sources[source].lines += 1
         let message = "a line after this trace's 'end' event (line \(endLine))"
-        if try reject(source, column: 1, message, raw: raw) == .stop { return .stop }
+        if try reject(source, column: 1, message) == .stop { return .stop }
       }
     }
 
@@ -295,11 +291,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     /// Counts a late event and writes it to the late output: its line as read, or, from a
     /// binary trace, its JSON Lines encoding.
     mutating func handleLate(
-      _ source: Int, behind: Nanoseconds, event: Event, raw: UnsafeRawBufferPointer?
+      _ source: Int, behind: Nanoseconds, event: Event
     ) throws -> Step {
       summary.sources[source].late += 1
-      if let raw {
-        try diagnostics.copy(raw, of: readers[source], to: outputs.late)
+      if readers[source].line != nil {
+        try diagnostics.copyLine(of: readers[source], to: outputs.late)
       } else {
         var line: [UInt8] = []
         TraceEncoder.encode(.event(event), into: &line)
@@ -316,11 +312,9 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       return .next
     }
 
-    mutating func reject(_ source: Int, column: Int, _ message: String, raw: UnsafeRawBufferPointer?) throws
-      -> Step
-    {
+    mutating func reject(_ source: Int, column: Int, _ message: String) throws -> Step {
       summary.sources[source].rejected += 1
-      try diagnostics.reject(readers[source], column: column, message, raw: raw)
+      try diagnostics.reject(readers[source], column: column, message)
       return replay.strict ? .stop : .next
     }
 

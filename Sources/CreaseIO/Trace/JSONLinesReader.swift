@@ -16,6 +16,7 @@ public final class JSONLinesReader: RecordReader {
   public var position: Int { lines.lineNumber }
   public var bytesRead: Int { lines.bytesRead }
   public var hasBufferedItem: Bool { lines.hasBufferedLine }
+  public private(set) var line: UnsafeRawBufferPointer?
   public var lineTerminator: String { lines.endedWithCarriageReturn ? "\r\n" : "\n" }
   public var unknownKeys: [UnknownKey] { parser.unknownKeys }
   public var collectsUnknownKeys: Bool {
@@ -24,22 +25,23 @@ public final class JSONLinesReader: RecordReader {
   }
 
   public func next() throws -> TraceItem {
-    guard let line = try lines.next(overflow: overflow) else {
+    line = nil
+    guard let next = try lines.next(overflow: overflow) else {
       return .endOfInput
     }
-    switch line {
+    switch next {
     case .overlong(let length):
       try overflow?.write("\n")
       return .bad(
         column: lines.maximumLineLength + 1,
-        message: "line is \(length) bytes long; the longest line read is \(lines.maximumLineLength) bytes",
-        raw: nil)
+        message: "line is \(length) bytes long; the longest line read is \(lines.maximumLineLength) bytes")
     case .complete(let bytes):
+      line = bytes
       guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return .blank }
       do {
-        return .record(try parser.parse(bytes), raw: bytes)
+        return .record(try parser.parse(bytes))
       } catch {
-        return .bad(column: error.column, message: error.message, raw: bytes)
+        return .bad(column: error.column, message: error.message)
       }
     }
   }

@@ -2,15 +2,13 @@ import Crease
 
 /// One thing a trace reader hands over: a record, a blank line, or a bad line or record.
 public enum TraceItem {
-  /// A well-formed record; `raw` is its line as read (JSON Lines), `nil` for a binary record.
-  /// The bytes are valid until the reader's next call.
-  case record(TraceRecord, raw: UnsafeRawBufferPointer?)
+  /// A well-formed record.
+  case record(TraceRecord)
   /// An empty or whitespace-only line, which the format allows and skips.
   case blank
   /// A bad line or record: the 1-based column (the byte offset of a binary record, plus one),
-  /// why, and the line as read when there is one to copy. An overlong line has already been
-  /// streamed whole to the reader's overflow sink.
-  case bad(column: Int, message: String, raw: UnsafeRawBufferPointer?)
+  /// and why. An overlong line has already been streamed whole to the reader's overflow sink.
+  case bad(column: Int, message: String)
   /// The source has no more records.
   ///
   /// A case rather than an optional result: an `Optional<TraceItem>` is destroyed through the
@@ -32,6 +30,13 @@ public protocol RecordReader: AnyObject {
   /// Whether ``next()`` can return without waiting for the source (live input flushes and
   /// advances time before it waits).
   var hasBufferedItem: Bool { get }
+  /// The item last returned as read, to copy verbatim: a JSON line without its terminator;
+  /// `nil` for a binary record, an overlong line, or before the first item. Valid until the
+  /// next call to ``next()``.
+  ///
+  /// Kept apart from the item, which is handed on without its line: moving an item from one
+  /// thread to another should not mean rebuilding it (``ReadAheadReader``).
+  var line: UnsafeRawBufferPointer? { get }
   /// The terminator of the line last returned, so a copy of it is verbatim (`\n` or `\r\n`).
   var lineTerminator: String { get }
   /// Keys the format does not define in the record last returned (`crease check` lists them),

@@ -28,10 +28,10 @@ public enum TraceConverter {
         break reading
       case .blank:
         continue
-      case .bad(let column, let message, let raw):
+      case .bad(let column, let message):
         result.rejected += 1
-        try diagnostics.reject(reader, column: column, message, raw: raw)
-      case .record(let record, _):
+        try diagnostics.reject(reader, column: column, message)
+      case .record(let record):
         if binary {
           BinaryTraceEncoder.encode(record, into: &output)
         } else {

@@ -13,6 +13,8 @@ public final class BinaryTraceReader: RecordReader {
   public private(set) var recordOffset = 0
   /// Bytes read from the source so far.
   public private(set) var bytesRead = 0
+  /// Binary records are not copied verbatim; a late one is written out as JSON Lines.
+  public let line: UnsafeRawBufferPointer? = nil
   /// A binary trace is read in whole records; it has no line terminator of its own.
   public let lineTerminator = "\n"
   /// The binary format has no unknown keys.
@@ -63,15 +65,15 @@ public final class BinaryTraceReader: RecordReader {
       guard body.position == body.end else {
         throw BodyReader.Failure("\(body.end - body.position) unexpected byte(s) at the end of the record")
       }
-      return .record(record, raw: nil)
+      return .record(record)
     } catch {
-      return .bad(column: recordOffset + 1, message: error.message, raw: nil)
+      return .bad(column: recordOffset + 1, message: error.message)
     }
   }
 
   private func stop(_ message: String) -> TraceItem {
     stopped = true
-    return .bad(column: recordOffset + 1, message: message, raw: nil)
+    return .bad(column: recordOffset + 1, message: message)
   }
 
   private func readFileHeader() throws -> String? {
