@@ -97,13 +97,19 @@ struct BenchRow {
 
 /// Instruction counts from valgrind's callgrind, which do not depend on the machine's load.
 enum Callgrind {
-  /// The instructions `command` executes, or `nil` when callgrind did not report them.
-  static func instructions(_ command: String) throws -> Int? {
+  /// The instructions `command` executes, in all and on its main thread, or `nil` when
+  /// callgrind did not report them.
+  static func instructions(_ command: String) throws -> (all: Int, mainThread: Int)? {
     let log = "Benchmarks/.data/callgrind.log"
+    let profile = "Benchmarks/.data/callgrind.out"
     try Spawn.run(
-      "valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file=\(log) \(command)")
-    // "==123== Collected : 1234567"
-    return ValgrindLog.number(after: "Collected", skipping: 1, in: log)
+      "rm -f \(profile)-*; valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file=\(profile)"
+        + " --log-file=\(log) \(command)")
+    // "==123== Collected : 1234567"; each thread's profile ends with "totals: 1234567".
+    guard let all = ValgrindLog.number(after: "Collected", skipping: 1, in: log),
+      let mainThread = ValgrindLog.number(after: "totals:", in: "\(profile)-01")
+    else { return nil }
+    return (all, mainThread)
   }
 }
 

@@ -30,12 +30,14 @@ print("trace: \(lineCount) lines, \(largeBytes) bytes (\(large))\n")
 
 var rows: [BenchRow] = []
 
-/// The best time of an in-process replay of `path` (JSON Lines or binary, by extension).
-func replayTime(_ path: String) throws -> Double {
+/// The best time of an in-process replay of `path` (JSON Lines or binary, by extension), read
+/// ahead on a second thread as `crease replay` does, or on one thread.
+func replayTime(_ path: String, readsAhead: Bool = true) throws -> Double {
   try Measure.best(of: repetitions) {
-    let replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
+    var replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
       Pipeline(configuration: .default)
     }
+    replay.readsAhead = readsAhead
     _ = try replay.run(
       [try FileSource(path: path)], to: .init(cues: DiscardingSink(), diagnostics: DiscardingSink()))
   }
@@ -56,6 +58,12 @@ rows.append(
   BenchRow(
     name: "crease replay (binary, in-process)", seconds: try replayTime(binary), lines: lineCount,
     bytes: largeBytes))
+for (format, path) in [("JSONL", large), ("binary", binary)] {
+  rows.append(
+    BenchRow(
+      name: "crease replay (\(format), one thread)", seconds: try replayTime(path, readsAhead: false),
+      lines: lineCount, bytes: largeBytes))
+}
 
 let jsonc = Measure.best(of: repetitions) {
   precondition(cjsonc_parse_lines(large) == Int64(lineCount), "the json-c loop must parse every line")
@@ -112,7 +120,9 @@ if access(crease, X_OK) == 0 {
     )
     for (label, path) in [("JSONL", small), ("binary", smallBinary)] {
       if let instructions = try Callgrind.instructions("\(crease) replay \(path) > /dev/null") {
-        print("  \(label): \(instructions / (lineCount / 10))")
+        print(
+          "  \(label): \(instructions.all / (lineCount / 10)) in all, "
+            + "\(instructions.mainThread / (lineCount / 10)) on the replay thread")
       }
     }
   }
