@@ -100,6 +100,24 @@ struct CueFormatTests {
     #expect(String(decoding: milliseconds, as: UTF8.self) == "-0.000", "the sign survives rounding to zero")
   }
 
+  @Test("the byte writer: seeded numbers of every length, padded or not, with the next byte intact")
+  func seededDigits() {
+    var random = SplitMix64(seed: 2026)
+    for _ in 0..<20_000 {
+      let digits = Int(random.next() % 20) + 1
+      let low = UnsafeByteWriter.powerOfTen(digits - 1)
+      let magnitude = digits == 1 ? random.next() % 10 : low + random.next() % (digits == 20 ? .max - low : low * 9)
+      let text = String(magnitude)
+      let minimumCount = Int(random.next() % 24)
+      let padded = String(repeating: "0", count: max(0, minimumCount - text.count)) + text
+      let observed = written {
+        $0.writeDigits(magnitude, minimumCount: minimumCount)
+        $0.write(UInt8(ascii: ","))
+      }
+      #expect(observed == padded + ",", "seed 2026, \(magnitude) to \(minimumCount) digits")
+    }
+  }
+
   private func written(_ body: (inout UnsafeByteWriter) -> Void) -> String {
     var bytes: [UInt8] = []
     bytes.append(writingAtMost: 64, body)
