@@ -106,7 +106,8 @@ struct CueFormatTests {
     for _ in 0..<20_000 {
       let digits = Int(random.next() % 20) + 1
       let low = UnsafeByteWriter.powerOfTen(digits - 1)
-      let magnitude = digits == 1 ? random.next() % 10 : low + random.next() % (digits == 20 ? .max - low : low * 9)
+      let magnitude =
+        digits == 1 ? random.next() % 10 : low + random.next() % (digits == 20 ? .max - low : low * 9)
       let text = String(magnitude)
       let minimumCount = Int(random.next() % 24)
       let padded = String(repeating: "0", count: max(0, minimumCount - text.count)) + text

@@ -35,9 +35,15 @@ public final class ReadAheadReader: RecordReader {
   /// The batch being handed over, and its place among the batches.
   private var batch: Batch?
   private var batchIndex = -1
+  /// The batch's items and notes, and the next one to hand over: read here rather than through
+  /// the batch, an object that would be retained and released for every item.
+  private var items: UnsafeMutablePointer<TraceItem>?
+  private var notes: UnsafePointer<Note>?
+  private var cursor = 0
+  private var count = 0
   private var finished = false
   /// What the reader said right after the item last handed over.
-  private var last: Note?
+  private var last = Note(position: 0, bytesRead: 0, endsWithCarriageReturn: false)
   private var lastUnknownKeys: [UnknownKey] = []
 
   /// Wraps `reader`, which must not be read otherwise from now on. Reading starts with the
@@ -51,16 +57,17 @@ public final class ReadAheadReader: RecordReader {
 
   deinit {
     guard let thread else { return }
+    batch?.taken = cursor
     handoff.cancel()
     pthread_join(thread, nil)
   }
 
-  public var position: Int { last?.position ?? 0 }
-  public var bytesRead: Int { last?.bytesRead ?? 0 }
+  public var position: Int { last.position }
+  public var bytesRead: Int { last.bytesRead }
   /// The next item never waits for the source, only for the reading thread.
   public var hasBufferedItem: Bool { true }
-  public var line: UnsafeRawBufferPointer? { last.flatMap { batch?.line(of: $0) } }
-  public var lineTerminator: String { last?.endsWithCarriageReturn == true ? "\r\n" : "\n" }
+  public var line: UnsafeRawBufferPointer? { batch?.line(of: last) }
+  public var lineTerminator: String { last.endsWithCarriageReturn ? "\r\n" : "\n" }
   public var unknownKeys: [UnknownKey] { lastUnknownKeys }
   public var collectsUnknownKeys: Bool {
     get { collectsKeys }
@@ -72,22 +79,22 @@ public final class ReadAheadReader: RecordReader {
   }
 
   public func next() throws -> TraceItem {
-    if thread == nil { start() }
-    while batch == nil || batch!.isFullyTaken {
+    while cursor == count {
       guard !finished else { return .endOfInput }
       try nextBatch()
     }
-    let batch = batch!
-    let (item, note) = batch.take()
-    last = note
-    if collectsKeys { lastUnknownKeys = batch.unknownKeysOfLastTaken() }
-    return item
+    last = notes![cursor]
+    if collectsKeys { lastUnknownKeys = batch!.unknownKeys(at: cursor) }
+    defer { cursor += 1 }
+    return (items! + cursor).move()
   }
 
   /// Gives the batch just handed over back to the reading thread and waits for the next one;
   /// throws the reader's error when it ended the batch.
   private func nextBatch() throws {
+    if thread == nil { start() }
     if let batch {
+      batch.taken = cursor
       // Read before the batch is given back, when the reading thread may refill it.
       let failure = batch.failure
       finished = batch.isLast || failure != nil
@@ -98,7 +105,9 @@ public final class ReadAheadReader: RecordReader {
     }
     batchIndex = (batchIndex + 1) % Self.batchCount
     handoff.waitForBatch()
-    batch = handoff.batches[batchIndex]
+    let batch = handoff.batches[batchIndex]
+    self.batch = batch
+    (items, notes, count, cursor) = (batch.items, batch.notes, batch.count, 0)
   }
 
   private func start() {
@@ -132,10 +141,12 @@ private struct Note {
 /// Items are moved, never copied or rebuilt: a record holds strings, and copying one goes
 /// through its value witnesses, which cost more than parsing it (callgrind).
 private final class Batch: @unchecked Sendable {
-  private let items = UnsafeMutablePointer<TraceItem>.allocate(capacity: ReadAheadReader.batchSize)
-  private var notes: [Note] = []
-  /// Items before this one have been moved out.
-  private var taken = 0
+  let items = UnsafeMutablePointer<TraceItem>.allocate(capacity: ReadAheadReader.batchSize)
+  private let noteStorage = UnsafeMutablePointer<Note>.allocate(capacity: ReadAheadReader.batchSize)
+  var notes: UnsafePointer<Note> { UnsafePointer(noteStorage) }
+  private(set) var count = 0
+  /// Items before this one have been moved out (the caller says so as it gives the batch back).
+  var taken = 0
   /// Unknown keys by item, only while the reader collects them.
   private var keysByItem: [Int: [UnknownKey]] = [:]
   /// The lines, one after another, in memory of the batch's own: a pointer into an array's
@@ -147,23 +158,19 @@ private final class Batch: @unchecked Sendable {
   /// Whether the reader has nothing after this batch.
   var isLast = false
 
-  init() {
-    notes.reserveCapacity(ReadAheadReader.batchSize)
-  }
-
   deinit {
     reset()
     items.deallocate()
+    noteStorage.deallocate()
     lines.deallocate()
   }
 
-  var isFull: Bool { notes.count == ReadAheadReader.batchSize }
-  var isFullyTaken: Bool { taken == notes.count }
+  var isFull: Bool { count == ReadAheadReader.batchSize }
 
   /// Empties the batch for the next use, keeping its storage.
   func reset() {
-    (items + taken).deinitialize(count: notes.count - taken)
-    notes.removeAll(keepingCapacity: true)
+    (items + taken).deinitialize(count: count - taken)
+    count = 0
     taken = 0
     if !keysByItem.isEmpty { keysByItem.removeAll() }
     used = 0
@@ -181,18 +188,13 @@ private final class Batch: @unchecked Sendable {
       note.lineCount = line.count
       keep(line)
     }
-    if !unknownKeys.isEmpty { keysByItem[notes.count] = unknownKeys }
-    (items + notes.count).initialize(to: item)
-    notes.append(note)
+    if !unknownKeys.isEmpty { keysByItem[count] = unknownKeys }
+    (items + count).initialize(to: item)
+    (noteStorage + count).initialize(to: note)
+    count += 1
   }
 
-  /// Moves the next item out.
-  func take() -> (TraceItem, Note) {
-    defer { taken += 1 }
-    return ((items + taken).move(), notes[taken])
-  }
-
-  func unknownKeysOfLastTaken() -> [UnknownKey] { keysByItem[taken - 1] ?? [] }
+  func unknownKeys(at index: Int) -> [UnknownKey] { keysByItem[index] ?? [] }
 
   /// The line kept for the item of `note`. The lines are not touched again until the batch is
   /// given back, so the pointer stays good until then.
