@@ -319,7 +319,7 @@ private final class Producer: @unchecked Sendable {
       if case .endOfInput = item { batch.isLast = true }
       let note = Note(
         position: reader.position, bytesRead: reader.bytesRead,
-        endsWithCarriageReturn: reader.lineTerminator == "\r\n")
+        endsWithCarriageReturn: reader.lineTerminator.utf8.count == 2)
       batch.append(item, line: reader.line, note: note, unknownKeys: collectsKeys ? reader.unknownKeys : [])
       if batch.isLast { return }
     }
