@@ -32,12 +32,12 @@ var rows: [BenchRow] = []
 
 /// The best time of an in-process replay of `path` (JSON Lines or binary, by extension), read
 /// ahead on a second thread as `crease replay` does, or on one thread.
-func replayTime(_ path: String, readsAhead: Bool = true) throws -> Double {
+func replayTime(_ path: String, usesWorkerThreads: Bool = true) throws -> Double {
   try Measure.best(of: repetitions) {
     var replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
       Pipeline(configuration: .default)
     }
-    replay.readsAhead = readsAhead
+    replay.usesWorkerThreads = usesWorkerThreads
     _ = try replay.run(
       [try FileSource(path: path)], to: .init(cues: DiscardingSink(), diagnostics: DiscardingSink()))
   }
@@ -61,7 +61,7 @@ rows.append(
 for (format, path) in [("JSONL", large), ("binary", binary)] {
   rows.append(
     BenchRow(
-      name: "crease replay (\(format), one thread)", seconds: try replayTime(path, readsAhead: false),
+      name: "crease replay (\(format), one thread)", seconds: try replayTime(path, usesWorkerThreads: false),
       lines: lineCount, bytes: largeBytes))
 }
 

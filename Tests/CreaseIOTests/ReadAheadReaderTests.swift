@@ -1,6 +1,5 @@
 import Crease
 import CreaseIO
-import Glibc
 import Testing
 
 @Suite("reading ahead on a second thread")
@@ -162,50 +161,5 @@ struct ReadAheadReaderTests {
     for _ in 0..<10 { _ = try ahead!.next() }
     ahead = nil  // joins the reading thread
     #expect(source.bytesGivenOut < text.utf8.count / 2, "read ahead \(source.bytesGivenOut) bytes")
-  }
-
-  /// A source that notes whether it was read on another thread than the one that made it.
-  final class ThreadNotingSource: ByteSource {
-    let name = "trace.jsonl"
-    let isLive = false
-    private let inner: MemorySource
-    private let creator = pthread_self()
-    var readElsewhere = false
-
-    init(_ text: String) { inner = MemorySource(text, chunkSize: 4096) }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-      if pthread_equal(pthread_self(), creator) == 0 { readElsewhere = true }
-      return try inner.read(into: buffer)
-    }
-  }
-
-  @Test(
-    "a replay reads on a second thread and writes the same cues, diagnostics, late lines and summary",
-    arguments: [false, true])
-  func replayReadsAhead(strict: Bool) throws {
-    var text = Self.mixedTrace(lines: 3 * ReadAheadReader.batchSize)
-    // Late lines, more than the reorder window behind, near the end.
-    text += #"{"t":100,"kind":"mark","label":"late"}"# + "\n"
-    text += #"{"t":5000000000,"kind":"end"}"# + "\n"
-    func replay(readingAhead: Bool) throws -> (ReplaySummary, [String], Bool) {
-      let cues = MemorySink()
-      let diagnostics = MemorySink()
-      let late = MemorySink()
-      var replay = TraceReplay(configuration: .default) { Pipeline(configuration: .default) }
-      replay.readsAhead = readingAhead
-      replay.strict = strict
-      let source = ThreadNotingSource(text)
-      let (summary, _) = try replay.run(
-        [source], to: .init(cues: cues, diagnostics: diagnostics, late: late))
-      return (summary, [cues.text, diagnostics.text, late.text], source.readElsewhere)
-    }
-    let (expectedSummary, expectedOutputs, readElsewhere) = try replay(readingAhead: false)
-    let (summary, outputs, readAhead) = try replay(readingAhead: true)
-    #expect(!readElsewhere && readAhead)
-    #expect(expectedOutputs[1].contains("error"))
-    #expect(strict || expectedOutputs[2].contains(#""label":"late""#))
-    #expect(summary == expectedSummary)
-    #expect(outputs == expectedOutputs)
   }
 }

@@ -98,7 +98,7 @@ enum ReplayCommand: Subcommand {
     replay.pacer = options.speed.map { Pacer(speed: $0) }
     replay.idleAdvance = options.idleAdvance
     replay.loops = options.loops
-    replay.readsAhead = true
+    replay.usesWorkerThreads = true
     // Every argument is valid by now: only then are inputs opened and outputs created.
     let sources = try TraceInputs.open(options.traces, streams: streams)
     let files = try options.outputs.filter { $0.path != "-" }.map {

@@ -168,3 +168,16 @@ public enum CueFormat: String, CaseIterable, Sendable {
     if used < width { output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - used)) }
   }
 }
+
+extension LineOutput {
+  /// Writes `cue` as one line in `format`, a line format (Chrome's events need the timeline's
+  /// state).
+  mutating func write(_ cue: Cue, in format: CueFormat) throws {
+    if format == .jsonl {
+      // The common case writes straight into the output buffer.
+      try write(at: cue.t, atMost: CueFormat.jsonLineCapacity(cue)) { CueFormat.encodeJSONLine(cue, to: &$0) }
+    } else {
+      try write(at: cue.t) { format.encode(cue, into: &$0) }
+    }
+  }
+}

@@ -82,6 +82,11 @@ public struct ReplaySummary: Hashable, Sendable {
   /// A summary of sources that have read nothing yet.
   public init(sources: [LineCounts]) { self.sources = sources }
 
+  /// Takes the cue statistics of `other`, which recorded the cues this summary did not.
+  mutating func takeCues(of other: ReplaySummary) {
+    (cueTable, kindsSeen, gapsByCause) = (other.cueTable, other.kindsSeen, other.gapsByCause)
+  }
+
   /// Counts `cue`, judged against `bound` (`nil`: no bound applies).
   public mutating func record(_ cue: Cue, bound: Nanoseconds?) {
     let slot = cue.kind.ordinal

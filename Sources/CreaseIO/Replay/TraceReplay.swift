@@ -47,11 +47,14 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   public var clock: WallClock = SystemClock()
   /// Shows how far through the input the replay is, on a terminal.
   public var progress: ProgressReporter?
-  /// Reads and parses the trace on a second thread while this one processes it
-  /// (``ReadAheadReader``); the output is the same bytes either way. Taken only where it is
-  /// safe and pays: one source, not live, and no rejects output (an overlong line is streamed
-  /// there by the reader).
-  public var readsAhead = false
+  /// Runs the replay over three threads: one reads and parses the trace
+  /// (``ReadAheadReader``), this one processes the events, and one formats and writes the cues.
+  /// The output is the same bytes either way. Each is taken only where it is safe and pays:
+  /// input that never waits for a writer (a live replay keeps to one thread, flushing as it
+  /// goes); reading ahead for one source without a rejects output (an overlong line is
+  /// streamed there by the reader, as it reads); writing ahead unpaced, in a line format, to a
+  /// cue output no other output shares.
+  public var usesWorkerThreads = false
 
   private let makeProcessor: () -> Processor
   private let reorderWindow: Nanoseconds
@@ -106,6 +109,9 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     var loops: [LoopShift]
     var cueOutput: LineOutput
     var drained: [Cue] = []
+    /// Writes the cues on a thread of its own, when the replay uses worker threads; it has the
+    /// cue output until the end.
+    var cueWriter: CueWriterThread?
     /// The chrome format's state across cues; `nil` for the line formats.
     let chrome: ChromeTimeline?
     /// The latest `t` read from any source, and the wall time it was read at (idle advance).
@@ -137,12 +143,23 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         sink: outputs.diagnostics, rejects: outputs.rejects, late: outputs.late, limit: replay.reportLimit)
       self.isLive = sources.map(\.isLive)
       self.readers = sources.map(openReader)
+      let cuesHaveTheirOwnSink = [outputs.diagnostics, outputs.rejects, outputs.late].allSatisfy {
+        $0 !== outputs.cues
+      }
+      // Two cores: a thread parsing JSON keeps the second one busy, and a third thread measured
+      // slower; decoding binary leaves room for the cue writer beside it.
+      let secondCoreIsFree = !(readers.first is ReadAheadReader) || sources.allSatisfy(RecordReaders.isBinary)
+      if replay.usesWorkerThreads, !isLive.contains(true), replay.pacer == nil, chrome == nil,
+        cuesHaveTheirOwnSink, secondCoreIsFree
+      {
+        cueWriter = CueWriterThread(output: cueOutput, format: replay.format)
+      }
     }
 
     func openReader(_ source: ByteSource) -> any RecordReader {
       let reader = RecordReaders.open(source, overflow: outputs.rejects)
       reader.collectsUnknownKeys = replay.warnsAboutUnknownKeys
-      let readsAhead = replay.readsAhead && isLive == [false] && outputs.rejects == nil
+      let readsAhead = replay.usesWorkerThreads && isLive == [false] && outputs.rejects == nil
       return readsAhead ? ReadAheadReader(reader) : reader
     }
 
@@ -172,6 +189,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       summary.endTime = engine.endOfInput?.endTime
       summary.releasedEarly = engine.releasedEarly
       try writeCues()
+      if let cueWriter {
+        let written = try cueWriter.finish()
+        cueOutput = written.output
+        summary.takeCues(of: written.summary)
+      }
       if let last = summary.endTime ?? latestEvent { try cueOutput.finishPacing(at: last) }
       try cueOutput.flush()
       if let chrome { try outputs.cues.write(chrome.epilogue()) }
@@ -343,18 +365,18 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     mutating func writeCues() throws {
       guard engine.hasCues else { return }
       engine.drainCues(into: &drained)
-      let format = replay.format
       for cue in drained {
-        summary.record(cue, bound: engine.latencyBound(for: cue))
+        // Asked now: a stall's bound follows its stream's nominal rate, which may change.
+        let bound = engine.latencyBound(for: cue)
+        if let cueWriter {
+          try cueWriter.write(cue, bound: bound)
+          continue
+        }
+        summary.record(cue, bound: bound)
         if let chrome {
           try cueOutput.write(at: cue.t) { chrome.encode(cue, into: &$0) }
-        } else if format == .jsonl {
-          // The common case writes straight into the output buffer.
-          try cueOutput.write(at: cue.t, atMost: CueFormat.jsonLineCapacity(cue)) {
-            CueFormat.encodeJSONLine(cue, to: &$0)
-          }
         } else {
-          try cueOutput.write(at: cue.t) { format.encode(cue, into: &$0) }
+          try cueOutput.write(cue, in: replay.format)
         }
       }
       // One at a time: `removeAll(keepingCapacity:)` goes through a generic `replaceSubrange`,

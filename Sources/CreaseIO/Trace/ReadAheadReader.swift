@@ -28,7 +28,7 @@ public final class ReadAheadReader: RecordReader {
   public static let batchCount = 4
 
   private let reader: any RecordReader
-  private let handoff: Handoff
+  private let handoff: BatchHandoff<Batch>
   public let source: ByteSource
   private var collectsKeys: Bool
   private var thread: pthread_t?
@@ -52,7 +52,7 @@ public final class ReadAheadReader: RecordReader {
     self.reader = reader
     source = reader.source
     collectsKeys = reader.collectsUnknownKeys
-    handoff = Handoff(batches: (0..<Self.batchCount).map { _ in Batch() })
+    handoff = BatchHandoff(batches: (0..<Self.batchCount).map { _ in Batch() })
   }
 
   deinit {
@@ -104,23 +104,15 @@ public final class ReadAheadReader: RecordReader {
       if finished { return }
     }
     batchIndex = (batchIndex + 1) % Self.batchCount
-    handoff.waitForBatch()
+    _ = handoff.waitForBatch()  // only this side cancels, on its way out
     let batch = handoff.batches[batchIndex]
     self.batch = batch
     (items, notes, count, cursor) = (batch.items, batch.notes, batch.count, 0)
   }
 
   private func start() {
-    let producer = Unmanaged.passRetained(Producer(reader: reader, handoff: handoff)).toOpaque()
-    var thread = pthread_t()
-    let result = pthread_create(
-      &thread, nil,
-      { context in
-        Unmanaged<Producer>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-      }, producer)
-    precondition(result == 0, "could not start the read-ahead thread (error \(result))")
-    self.thread = thread
+    let producer = Producer(reader: reader, handoff: handoff)
+    thread = startThread(named: "read-ahead") { producer.run() }
   }
 }
 
@@ -216,82 +208,13 @@ private final class Batch: @unchecked Sendable {
   }
 }
 
-/// The batches and the lock and condition that pass them between the two threads. A batch
-/// belongs to the reading thread until it is counted in `ready`, and to the caller from then
-/// until the caller releases it.
-private final class Handoff: @unchecked Sendable {
-  let batches: [Batch]
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-  private var ready = 0
-  private var cancelled = false
-
-  init(batches: [Batch]) {
-    self.batches = batches
-    pthread_mutex_init(mutex, nil)
-    pthread_cond_init(condition, nil)
-  }
-
-  deinit {
-    pthread_cond_destroy(condition)
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-    condition.deallocate()
-  }
-
-  private func locked<T>(_ body: () -> T) -> T {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return body()
-  }
-
-  /// The reading thread: waits for a free batch; `false` once the caller has gone.
-  func waitForFreeBatch() -> Bool {
-    locked {
-      while ready == batches.count && !cancelled { pthread_cond_wait(condition, mutex) }
-      return !cancelled
-    }
-  }
-
-  /// The reading thread: hands a filled batch over.
-  func publish() {
-    locked {
-      ready += 1
-      pthread_cond_broadcast(condition)
-    }
-  }
-
-  /// The caller: waits until a batch is filled.
-  func waitForBatch() {
-    locked {
-      while ready == 0 { pthread_cond_wait(condition, mutex) }
-    }
-  }
-
-  /// The caller: gives its batch back.
-  func release() {
-    locked {
-      ready -= 1
-      pthread_cond_broadcast(condition)
-    }
-  }
-
-  /// The caller has gone: the reading thread stops at its next wait.
-  func cancel() {
-    locked {
-      cancelled = true
-      pthread_cond_broadcast(condition)
-    }
-  }
-}
-
 /// The reading thread's work: fill batches in turn until the reader ends or throws.
 private final class Producer: @unchecked Sendable {
   let reader: any RecordReader
-  let handoff: Handoff
+  let handoff: BatchHandoff<Batch>
   let collectsKeys: Bool
 
-  init(reader: any RecordReader, handoff: Handoff) {
+  init(reader: any RecordReader, handoff: BatchHandoff<Batch>) {
     self.reader = reader
     self.handoff = handoff
     collectsKeys = reader.collectsUnknownKeys

@@ -55,7 +55,11 @@ public enum RecordReaders {
   /// otherwise. Overlong JSON lines are streamed to `overflow`, terminated, instead of held in
   /// memory.
   public static func open(_ source: ByteSource, overflow: ByteSink? = nil) -> any RecordReader {
-    let binary = (source as? SniffedSource)?.isBinaryTrace ?? BinaryTraceFormat.isBinary(path: source.name)
-    return binary ? BinaryTraceReader(source: source) : JSONLinesReader(source: source, overflow: overflow)
+    isBinary(source) ? BinaryTraceReader(source: source) : JSONLinesReader(source: source, overflow: overflow)
+  }
+
+  /// Whether ``open(_:overflow:)`` reads `source` as a binary trace.
+  public static func isBinary(_ source: ByteSource) -> Bool {
+    (source as? SniffedSource)?.isBinaryTrace ?? BinaryTraceFormat.isBinary(path: source.name)
   }
 }

@@ -1,0 +1,163 @@
+import Crease
+import CreaseIO
+import Glibc
+import Testing
+
+@Suite("a replay over worker threads")
+struct ReplayThreadsTests {
+  /// Notes whether it was used on another thread than the one that made it.
+  final class ThreadNoting: @unchecked Sendable {
+    private let creator = pthread_self()
+    private(set) var usedElsewhere = false
+    func note() { if pthread_equal(pthread_self(), creator) == 0 { usedElsewhere = true } }
+  }
+
+  /// A trace source that notes the thread it is read on.
+  final class NotingSource: ByteSource {
+    let name: String
+    let isLive = false
+    let thread = ThreadNoting()
+    private let inner: MemorySource
+
+    init(_ bytes: [UInt8], name: String) {
+      inner = MemorySource(bytes, chunkSize: 4096)
+      self.name = name
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+      thread.note()
+      return try inner.read(into: buffer)
+    }
+  }
+
+  /// A sink that notes the thread it is written on, and can fail after some bytes.
+  final class NotingSink: ByteSink {
+    struct Full: Error, CustomStringConvertible {
+      var description: String { "no space left" }
+    }
+    let thread = ThreadNoting()
+    let inner = MemorySink()
+    var room = Int.max
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+      thread.note()
+      guard bytes.count <= room else { throw Full() }
+      room -= bytes.count
+      try inner.write(bytes)
+    }
+    func flush() throws {}
+  }
+
+  /// A trace with every kind of line, more lines and cues than a batch of either thread holds,
+  /// late lines and an end.
+  static let trace: [UInt8] = {
+    var text = ReadAheadReaderTests.mixedTrace(lines: 3 * ReadAheadReader.batchSize)
+    text += #"{"t":100,"kind":"mark","label":"late"}"# + "\n"
+    text += #"{"t":5000000000,"kind":"end"}"# + "\n"
+    return Array(text.utf8)
+  }()
+
+  struct Run: Equatable {
+    var summary: ReplaySummary
+    var cues: String
+    var diagnostics: String
+    var late: String
+    var rejects: String
+    var failure: String?
+    var readElsewhere = false
+    var writtenElsewhere = false
+
+    static func == (a: Run, b: Run) -> Bool {
+      (a.summary, a.cues, a.diagnostics, a.late, a.rejects, a.failure)
+        == (b.summary, b.cues, b.diagnostics, b.late, b.rejects, b.failure)
+    }
+  }
+
+  static func replay(
+    _ bytes: [UInt8], threads: Bool, strict: Bool = false, format: CueFormat = .jsonl,
+    lateToCues: Bool = false, withRejects: Bool = false, room: Int = .max, name: String = "trace.jsonl"
+  ) -> Run {
+    let cues = NotingSink()
+    cues.room = room
+    let diagnostics = MemorySink()
+    let late = MemorySink()
+    let rejects = MemorySink()
+    var replay = TraceReplay(configuration: .default) { Pipeline(configuration: .default) }
+    replay.usesWorkerThreads = threads
+    replay.strict = strict
+    replay.format = format
+    let source = NotingSource(bytes, name: name)
+    var summary = ReplaySummary(sources: [])
+    var failure: String?
+    do {
+      (summary, _) = try replay.run(
+        [source],
+        to: .init(
+          cues: cues, diagnostics: diagnostics, rejects: withRejects ? rejects : nil,
+          late: lateToCues ? cues : late))
+    } catch {
+      failure = "\(error)"
+    }
+    return Run(
+      summary: summary, cues: cues.inner.text, diagnostics: diagnostics.text, late: late.text,
+      rejects: rejects.text,
+      failure: failure,
+      readElsewhere: source.thread.usedElsewhere, writtenElsewhere: cues.thread.usedElsewhere)
+  }
+
+  @Test(
+    "reading and writing on their own threads gives the same cues, diagnostics, late lines and summary",
+    arguments: [(false, CueFormat.jsonl), (true, .jsonl), (false, .text)])
+  func sameOutput(strict: Bool, format: CueFormat) {
+    let expected = Self.replay(Self.trace, threads: false, strict: strict, format: format)
+    let observed = Self.replay(Self.trace, threads: true, strict: strict, format: format)
+    #expect(!expected.readElsewhere && !expected.writtenElsewhere)
+    // Parsing JSON keeps the second core busy: the cues are written here.
+    #expect(observed.readElsewhere && !observed.writtenElsewhere)
+    // More cues than a batch of the writing thread (1,024), unless strict stopped early.
+    #expect(strict || expected.summary.cues.values.reduce(0) { $0 + $1.count } > 1024)
+    #expect(expected.diagnostics.contains("error"))
+    #expect(strict || expected.late.contains(#""label":"late""#))
+    #expect(observed == expected)
+  }
+
+  @Test(
+    "with a rejects output the JSON is read here and the cues written on a second thread, to the same bytes")
+  func rejectsOutput() {
+    let expected = Self.replay(Self.trace, threads: false, withRejects: true)
+    let observed = Self.replay(Self.trace, threads: true, withRejects: true)
+    #expect(!observed.readElsewhere && observed.writtenElsewhere)
+    #expect(expected.rejects.contains("not json at all"))
+    #expect(observed == expected)
+  }
+
+  @Test("late lines going where the cues go keep their place among them: the cues stay on this thread")
+  func sharedOutput() {
+    let expected = Self.replay(Self.trace, threads: false, lateToCues: true)
+    let observed = Self.replay(Self.trace, threads: true, lateToCues: true)
+    #expect(!observed.writtenElsewhere)
+    #expect(observed.cues.contains(#""label":"late""#))
+    #expect(observed == expected)
+  }
+
+  @Test("binary input: the same output over threads")
+  func binaryInput() throws {
+    let converted = MemorySink()
+    _ = try TraceConverter.convert(
+      MemorySource(Self.trace), to: converted, binary: true, diagnostics: MemorySink())
+    let expected = Self.replay(converted.bytes, threads: false, name: "trace.crtrace")
+    let observed = Self.replay(converted.bytes, threads: true, name: "trace.crtrace")
+    #expect(expected.summary.total.processed > 3 * ReadAheadReader.batchSize / 2)
+    #expect(observed.readElsewhere && observed.writtenElsewhere)
+    #expect(observed == expected)
+  }
+
+  @Test("a cue output that fails stops the replay with its error, on the writing thread as on this one")
+  func failingOutput() {
+    let expected = Self.replay(Self.trace, threads: false, withRejects: true, room: 50_000)
+    let observed = Self.replay(Self.trace, threads: true, withRejects: true, room: 50_000)
+    #expect(observed.writtenElsewhere)
+    #expect(expected.failure == "no space left")
+    #expect(observed.failure == expected.failure)
+  }
+}
