@@ -13,13 +13,21 @@ enum FuzzChecks {
     var late: [UInt8]
   }
 
-  static func replay(_ bytes: [UInt8], name: String, configuration: Configuration = .default) -> Replay {
+  /// - Parameters:
+  ///   - threads: whether the replay uses worker threads (taken only without a rejects output).
+  ///   - keepsRejects: whether it has a rejects output.
+  static func replay(
+    _ bytes: [UInt8], name: String, configuration: Configuration = .default, threads: Bool = false,
+    keepsRejects: Bool = true
+  ) -> Replay {
     let (cues, rejects, late) = (MemorySink(), MemorySink(), MemorySink())
-    let replay = TraceReplay(configuration: configuration) { Pipeline(configuration: configuration) }
+    var replay = TraceReplay(configuration: configuration) { Pipeline(configuration: configuration) }
+    replay.usesWorkerThreads = threads
     do {
       let (summary, _) = try replay.run(
         [MemorySource(bytes, name: name, chunkSize: 4096)],
-        to: .init(cues: cues, diagnostics: DiscardingSink(), rejects: rejects, late: late))
+        to: .init(
+          cues: cues, diagnostics: DiscardingSink(), rejects: keepsRejects ? rejects : nil, late: late))
       return Replay(summary: summary, cues: cues.bytes, rejects: rejects.bytes, late: late.bytes)
     } catch {
       fatalError("a replay from memory cannot fail to read or write: \(error)")
@@ -38,6 +46,14 @@ enum FuzzChecks {
   }
 
   static func lineCount(_ bytes: [UInt8]) -> Int { bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+
+  /// A replay over worker threads writes what a replay on one thread writes.
+  static func checkThreads(_ bytes: [UInt8], name: String) {
+    let alone = replay(bytes, name: name, keepsRejects: false)
+    let threaded = replay(bytes, name: name, threads: true, keepsRejects: false)
+    precondition(threaded.summary == alone.summary, "threads change no count")
+    precondition(threaded.cues == alone.cues && threaded.late == alone.late, "threads change no byte")
+  }
 
   /// Every line counted once; rejects and late files hold one line per counted line.
   static func checkAccounting(_ replay: Replay, rejectsAreLines: Bool) {
@@ -62,6 +78,7 @@ enum FuzzChecks {
     let fromBinary = replay(binary, name: "fuzz.crtrace")
     let fromText = replay(back.bytes, name: "fuzz.jsonl")
     precondition(fromBinary.cues == fromText.cues, "JSON Lines and binary replay to the same cues")
+    checkThreads(bytes, name: "fuzz.jsonl")
   }
 
   static func binary(_ bytes: [UInt8]) {
@@ -72,6 +89,7 @@ enum FuzzChecks {
     precondition(binary.rejected == 0, "what a binary trace converts to reads back whole")
     let back = convert(binary.bytes, name: "fuzz.crtrace", toBinary: false)
     precondition(back.bytes == text.bytes, "binary → JSON Lines → binary → JSON Lines is stable")
+    checkThreads(bytes, name: "fuzz.crtrace")
   }
 
   /// A small trace of every kind, replayed under each configuration the fuzzer finds valid.
