@@ -47,13 +47,14 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   public var clock: WallClock = SystemClock()
   /// Shows how far through the input the replay is, on a terminal.
   public var progress: ProgressReporter?
-  /// Runs the replay over three threads: one reads and parses the trace
+  /// Runs the replay over up to three threads: one reads and parses the trace
   /// (``ReadAheadReader``), this one processes the events, and one formats and writes the cues.
-  /// The output is the same bytes either way. Each is taken only where it is safe and pays:
-  /// input that never waits for a writer (a live replay keeps to one thread, flushing as it
-  /// goes); reading ahead for one source without a rejects output (an overlong line is
-  /// streamed there by the reader, as it reads); writing ahead unpaced, in a line format, to a
-  /// cue output no other output shares.
+  /// The output is the same bytes either way. Each helper is taken only where it is safe and
+  /// pays, for input that never waits for a writer (a live replay keeps to one thread, flushing
+  /// as it goes): the reader for one source without a rejects output (an overlong line is
+  /// streamed there by the reader, as it reads); the writer unpaced, in a line format, to a cue
+  /// output no other output shares, and only where the reader leaves a core free (binary input,
+  /// or JSON Lines read on this thread). Docs/Decisions.md, "Worker threads", has the numbers.
   public var usesWorkerThreads = false
 
   private let makeProcessor: () -> Processor
@@ -159,7 +160,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     func openReader(_ source: ByteSource) -> any RecordReader {
       let reader = RecordReaders.open(source, overflow: outputs.rejects)
       reader.collectsUnknownKeys = replay.warnsAboutUnknownKeys
-      let readsAhead = replay.usesWorkerThreads && isLive == [false] && outputs.rejects == nil
+      let oneQuietSource = isLive.count == 1 && !isLive[0]
+      let readsAhead = replay.usesWorkerThreads && oneQuietSource && outputs.rejects == nil
       return readsAhead ? ReadAheadReader(reader) : reader
     }
 
@@ -231,8 +233,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       return .next
     }
 
-    /// Takes in a well-formed record, the item `source` returned last.
-    // Inlined into `step`: a call of its own, with its frame, cost 18 instructions a line.
+    /// Takes in a well-formed record, the item `source` returned last. Inlined into `step`: a
+    /// call of its own, with its frame, cost 18 instructions a line.
     @inline(__always)
     mutating func accept(_ record: consuming TraceRecord, from source: Int) throws -> Step {
       loops[source].records += 1
