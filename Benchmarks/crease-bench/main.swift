@@ -33,12 +33,12 @@ var rows: [BenchRow] = []
 
 /// The best time of an in-process replay of `path` (JSON Lines or binary, by extension), read
 /// ahead on a second thread as `crease replay` does, or on one thread.
-func replayTime(_ path: String, usesWorkerThreads: Bool = true) throws -> Double {
+func replayTime(_ path: String, threads: Int = 3) throws -> Double {
   try Measure.best(of: repetitions) {
     var replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
       Pipeline(configuration: .default)
     }
-    replay.usesWorkerThreads = usesWorkerThreads
+    replay.maximumThreads = threads
     _ = try replay.run(
       [try FileSource(path: path)], to: .init(cues: DiscardingSink(), diagnostics: DiscardingSink()))
   }
@@ -62,7 +62,7 @@ rows.append(
 for (format, path) in [("JSONL", large), ("binary", binary)] {
   rows.append(
     BenchRow(
-      name: "crease replay (\(format), one thread)", seconds: try replayTime(path, usesWorkerThreads: false),
+      name: "crease replay (\(format), one thread)", seconds: try replayTime(path, threads: 1),
       lines: lineCount, bytes: largeBytes))
 }
 

@@ -71,6 +71,10 @@ struct CommandLineUsageTests {
         "Error: The value 'abc' is invalid for '--speed': expected a number from 0.001."
       ),
       (["--verison"], "Error: Unknown option '--verison'. Did you mean '--version'?"),
+      (
+        ["replay", "--threads", "0", "x"],
+        "Error: The value '0' is invalid for '--threads': expected a whole number from 1."
+      ),
       (["help", "chek"], "Error: Unknown subcommand 'chek'. Did you mean 'check'?"),
     ] as [([String], String)])
   func usageErrors(arguments: [String], message: String) {

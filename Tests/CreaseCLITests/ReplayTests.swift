@@ -25,6 +25,21 @@ struct ReplayTests {
     #expect(run.error == expectedErrors)
   }
 
+  @Test("--threads 1 keeps the replay on one thread and writes the same bytes, from either format")
+  func oneThread() throws {
+    let directory = temporaryDirectory()
+    let binary = "\(directory)/synth-day.crtrace"
+    #expect(CreaseRun("convert", tracePath("synth-day.jsonl"), "-o", binary).status == .success)
+    for trace in [tracePath("synth-day.jsonl"), binary] {
+      let threaded = CreaseRun("replay", "--summary", trace)
+      let alone = CreaseRun("replay", "--threads", "1", "--summary", trace)
+      #expect(alone.status == .success)
+      #expect(alone.output == threaded.output)
+      #expect(alone.error == threaded.error)
+      #expect(alone.output == contents(of: tracePath("synth-day.cues.jsonl")))
+    }
+  }
+
   @Test(
     "the wobble near the flat boundary gives one threshold cue per real crossing, and no motion until it moves"
   )

@@ -74,7 +74,7 @@ struct ReplayThreadsTests {
   }
 
   static func replay(
-    _ bytes: [UInt8], threads: Bool, strict: Bool = false, format: CueFormat = .jsonl,
+    _ bytes: [UInt8], threads: Int, strict: Bool = false, format: CueFormat = .jsonl,
     lateToCues: Bool = false, withRejects: Bool = false, room: Int = .max, name: String = "trace.jsonl"
   ) -> Run {
     let cues = NotingSink()
@@ -83,7 +83,7 @@ struct ReplayThreadsTests {
     let late = MemorySink()
     let rejects = MemorySink()
     var replay = TraceReplay(configuration: .default) { Pipeline(configuration: .default) }
-    replay.usesWorkerThreads = threads
+    replay.maximumThreads = threads
     replay.strict = strict
     replay.format = format
     let source = NotingSource(bytes, name: name)
@@ -109,8 +109,8 @@ struct ReplayThreadsTests {
     "reading and writing on their own threads gives the same cues, diagnostics, late lines and summary",
     arguments: [(false, CueFormat.jsonl), (true, .jsonl), (false, .text)])
   func sameOutput(strict: Bool, format: CueFormat) {
-    let expected = Self.replay(Self.trace, threads: false, strict: strict, format: format)
-    let observed = Self.replay(Self.trace, threads: true, strict: strict, format: format)
+    let expected = Self.replay(Self.trace, threads: 1, strict: strict, format: format)
+    let observed = Self.replay(Self.trace, threads: 3, strict: strict, format: format)
     #expect(!expected.readElsewhere && !expected.writtenElsewhere)
     // Parsing JSON keeps the second core busy: the cues are written here.
     #expect(observed.readElsewhere && !observed.writtenElsewhere)
@@ -124,8 +124,8 @@ struct ReplayThreadsTests {
   @Test(
     "with a rejects output the JSON is read here and the cues written on a second thread, to the same bytes")
   func rejectsOutput() {
-    let expected = Self.replay(Self.trace, threads: false, withRejects: true)
-    let observed = Self.replay(Self.trace, threads: true, withRejects: true)
+    let expected = Self.replay(Self.trace, threads: 1, withRejects: true)
+    let observed = Self.replay(Self.trace, threads: 3, withRejects: true)
     #expect(!observed.readElsewhere && observed.writtenElsewhere)
     #expect(expected.rejects.contains("not json at all"))
     #expect(observed == expected)
@@ -133,10 +133,21 @@ struct ReplayThreadsTests {
 
   @Test("late lines going where the cues go keep their place among them: the cues stay on this thread")
   func sharedOutput() {
-    let expected = Self.replay(Self.trace, threads: false, lateToCues: true)
-    let observed = Self.replay(Self.trace, threads: true, lateToCues: true)
+    let expected = Self.replay(Self.trace, threads: 1, lateToCues: true)
+    let observed = Self.replay(Self.trace, threads: 3, lateToCues: true)
     #expect(!observed.writtenElsewhere)
     #expect(observed.cues.contains(#""label":"late""#))
+    #expect(observed == expected)
+  }
+
+  @Test("with at most two threads, binary input is read ahead and its cues written on this thread")
+  func twoThreads() throws {
+    let converted = MemorySink()
+    _ = try TraceConverter.convert(
+      MemorySource(Self.trace), to: converted, binary: true, diagnostics: MemorySink())
+    let expected = Self.replay(converted.bytes, threads: 1, name: "trace.crtrace")
+    let observed = Self.replay(converted.bytes, threads: 2, name: "trace.crtrace")
+    #expect(observed.readElsewhere && !observed.writtenElsewhere)
     #expect(observed == expected)
   }
 
@@ -145,8 +156,8 @@ struct ReplayThreadsTests {
     let converted = MemorySink()
     _ = try TraceConverter.convert(
       MemorySource(Self.trace), to: converted, binary: true, diagnostics: MemorySink())
-    let expected = Self.replay(converted.bytes, threads: false, name: "trace.crtrace")
-    let observed = Self.replay(converted.bytes, threads: true, name: "trace.crtrace")
+    let expected = Self.replay(converted.bytes, threads: 1, name: "trace.crtrace")
+    let observed = Self.replay(converted.bytes, threads: 3, name: "trace.crtrace")
     #expect(expected.summary.total.processed > 3 * ReadAheadReader.batchSize / 2)
     #expect(observed.readElsewhere && observed.writtenElsewhere)
     #expect(observed == expected)
@@ -154,8 +165,8 @@ struct ReplayThreadsTests {
 
   @Test("a cue output that fails stops the replay with its error, on the writing thread as on this one")
   func failingOutput() {
-    let expected = Self.replay(Self.trace, threads: false, withRejects: true, room: 50_000)
-    let observed = Self.replay(Self.trace, threads: true, withRejects: true, room: 50_000)
+    let expected = Self.replay(Self.trace, threads: 1, withRejects: true, room: 50_000)
+    let observed = Self.replay(Self.trace, threads: 3, withRejects: true, room: 50_000)
     #expect(observed.writtenElsewhere)
     #expect(expected.failure == "no space left")
     #expect(observed.failure == expected.failure)

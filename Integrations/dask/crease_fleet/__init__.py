@@ -42,8 +42,9 @@ def replay(trace: str, crease: str = "crease") -> tuple[int, str]:
     retries the task.
     """
     executable = shutil.which(crease) or crease
+    # One thread per replay: the workers already run one replay per core.
     run = subprocess.run(
-        [executable, "replay", trace, "-o", os.devnull, "--summary-json", "-"],
+        [executable, "replay", trace, "--threads", "1", "-o", os.devnull, "--summary-json", "-"],
         capture_output=True,
         text=True,
         check=False,

@@ -24,6 +24,9 @@ enum ReplayCommand: Subcommand {
   static let idleAdvanceOption = CommandDescription.Option(
     ["--idle-advance"], value: "ms",
     help: "For live input: let trace time follow the wall clock after this much silence.")
+  static let threadsOption = CommandDescription.Option(
+    ["--threads"], value: "n",
+    help: "Run on at most n threads (default 3); 1 when several replays share the cores.")
   static let latencyBudgetOption = CommandDescription.Option(
     ["--latency-budget"], value: "ms",
     help: "Refuse a configuration whose latency bound (plus the reorder window) exceeds this.")
@@ -39,7 +42,7 @@ enum ReplayCommand: Subcommand {
     options: [
       TraceInputs.configOption, formatOption, outputOption, summaryOption, summaryJSONOption, strictOption,
       rejectsOption,
-      lateOption, TraceInputs.speedOption, loopOption, idleAdvanceOption, latencyBudgetOption,
+      lateOption, TraceInputs.speedOption, loopOption, idleAdvanceOption, latencyBudgetOption, threadsOption,
     ])
 
   /// The command line, read and checked whole before any file is touched.
@@ -51,6 +54,8 @@ enum ReplayCommand: Subcommand {
     var strict: Bool
     var speed: Double?
     var loops: Int
+    /// The most threads to run on.
+    var threads: Int
     var idleAdvance: Nanoseconds?
     var latencyBudget: Nanoseconds?
     /// The files to write, by option (`-` is standard output).
@@ -68,6 +73,11 @@ enum ReplayCommand: Subcommand {
           Int($0).flatMap { $0 >= 1 ? $0 : nil }
         }
         ?? 1
+      threads =
+        try arguments.value(threadsOption, as: "a whole number from 1") {
+          Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        }
+        ?? 3
       idleAdvance = try arguments.value(idleAdvanceOption, as: "a positive number of milliseconds") { text in
         milliseconds(text).flatMap { $0 > .zero ? $0 : nil }
       }
@@ -98,7 +108,7 @@ enum ReplayCommand: Subcommand {
     replay.pacer = options.speed.map { Pacer(speed: $0) }
     replay.idleAdvance = options.idleAdvance
     replay.loops = options.loops
-    replay.usesWorkerThreads = true
+    replay.maximumThreads = options.threads
     // Every argument is valid by now: only then are inputs opened and outputs created.
     let sources = try TraceInputs.open(options.traces, streams: streams)
     let files = try options.outputs.filter { $0.path != "-" }.map {

@@ -47,15 +47,18 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   public var clock: WallClock = SystemClock()
   /// Shows how far through the input the replay is, on a terminal.
   public var progress: ProgressReporter?
-  /// Runs the replay over up to three threads: one reads and parses the trace
-  /// (``ReadAheadReader``), this one processes the events, and one formats and writes the cues.
-  /// The output is the same bytes either way. Each helper is taken only where it is safe and
-  /// pays, for input that never waits for a writer (a live replay keeps to one thread, flushing
-  /// as it goes): the reader for one source without a rejects output (an overlong line is
-  /// streamed there by the reader, as it reads); the writer unpaced, in a line format, to a cue
-  /// output no other output shares, and only where the reader leaves a core free (binary input,
-  /// or JSON Lines read on this thread). Docs/Decisions.md, "Worker threads", has the numbers.
-  public var usesWorkerThreads = false
+  /// The most threads the replay runs on (at least 1). With 2, a thread reads and parses the
+  /// trace (``ReadAheadReader``) while this one processes the events; with 3, another formats
+  /// and writes the cues. The output is the same bytes either way. One thread is right when
+  /// several replays share the cores already.
+  ///
+  /// Each helper is taken only where it is safe and pays, for input that never waits for a
+  /// writer (a live replay keeps to one thread, flushing as it goes): the reader for one source
+  /// without a rejects output (an overlong line is streamed there by the reader, as it reads);
+  /// the writer unpaced, in a line format, to a cue output no other output shares, and only
+  /// where the reader leaves a core free (binary input, or JSON Lines read on this thread).
+  /// Docs/Decisions.md, "Worker threads", has the numbers.
+  public var maximumThreads = 1
 
   private let makeProcessor: () -> Processor
   private let reorderWindow: Nanoseconds
@@ -149,9 +152,10 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       }
       // Two cores: a thread parsing JSON keeps the second one busy, and a third thread measured
       // slower; decoding binary leaves room for the cue writer beside it.
-      let secondCoreIsFree = !(readers.first is ReadAheadReader) || sources.allSatisfy(RecordReaders.isBinary)
-      if replay.usesWorkerThreads, !isLive.contains(true), replay.pacer == nil, chrome == nil,
-        cuesHaveTheirOwnSink, secondCoreIsFree
+      let readsAhead = readers.first is ReadAheadReader
+      let secondCoreIsFree = !readsAhead || sources.allSatisfy(RecordReaders.isBinary)
+      if replay.maximumThreads >= (readsAhead ? 3 : 2), !isLive.contains(true), replay.pacer == nil,
+        chrome == nil, cuesHaveTheirOwnSink, secondCoreIsFree
       {
         cueWriter = CueWriterThread(output: cueOutput, format: replay.format)
       }
@@ -161,7 +165,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       let reader = RecordReaders.open(source, overflow: outputs.rejects)
       reader.collectsUnknownKeys = replay.warnsAboutUnknownKeys
       let oneQuietSource = isLive.count == 1 && !isLive[0]
-      let readsAhead = replay.usesWorkerThreads && oneQuietSource && outputs.rejects == nil
+      let readsAhead = replay.maximumThreads >= 2 && oneQuietSource && outputs.rejects == nil
       return readsAhead ? ReadAheadReader(reader) : reader
     }
 
