@@ -115,7 +115,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     var drained: [Cue] = []
     /// Writes the cues on a thread of its own, when the replay uses worker threads; it has the
     /// cue output until the end.
-    var cueWriter: CueWriterThread?
+    var cueWriter: CueWriter?
     /// The chrome format's state across cues; `nil` for the line formats.
     let chrome: ChromeTimeline?
     /// The latest `t` read from any source, and the wall time it was read at (idle advance).
@@ -150,14 +150,18 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       let cuesHaveTheirOwnSink = [outputs.diagnostics, outputs.rejects, outputs.late].allSatisfy {
         $0 !== outputs.cues
       }
-      // Two cores: a thread parsing JSON keeps the second one busy, and a third thread measured
-      // slower; decoding binary leaves room for the cue writer beside it.
-      let readsAhead = readers.first is ReadAheadReader
-      let secondCoreIsFree = !readsAhead || sources.allSatisfy(RecordReaders.isBinary)
-      if replay.maximumThreads >= (readsAhead ? 3 : 2), !isLive.contains(true), replay.pacer == nil,
-        chrome == nil, cuesHaveTheirOwnSink, secondCoreIsFree
+      let writesBehind =
+        replay.maximumThreads >= 2 && !isLive.contains(true) && replay.pacer == nil && chrome == nil
+        && cuesHaveTheirOwnSink
+      if writesBehind, replay.loops == 1, let reader = readers.first as? ReadAheadReader,
+        sources.allSatisfy(RecordReaders.isBinary)
       {
-        cueWriter = CueWriterThread(output: cueOutput, format: replay.format)
+        // Decoding binary leaves the reading thread time to write the cues too (a third thread,
+        // on two cores, measured slower). Parsing JSON does not: its cues are written here. With
+        // `--loop` the reading thread ends with each pass, so the cues are written here too.
+        cueWriter = CueWriter(output: cueOutput, format: replay.format, host: reader)
+      } else if writesBehind, !(readers.first is ReadAheadReader) {
+        cueWriter = CueWriter(output: cueOutput, format: replay.format)
       }
     }
 

@@ -29,6 +29,8 @@ public final class ReadAheadReader: RecordReader {
 
   private let reader: any RecordReader
   private let handoff: BatchHandoff<Batch>
+  /// A cue writer this reader's thread also serves, between batches.
+  private var hostedJob: CueWriteJob?
   public let source: ByteSource
   private var collectsKeys: Bool
   private var thread: pthread_t?
@@ -60,6 +62,17 @@ public final class ReadAheadReader: RecordReader {
     batch?.taken = cursor
     handoff.cancel()
     pthread_join(thread, nil)
+  }
+
+  /// The lock and condition of this reader's batches, for a cue writer it hosts.
+  var signal: HandoffSignal { handoff.signal }
+
+  /// Has this reader's thread also write cues for `job`, whose batches share ``signal``: when a
+  /// batch of cues waits it is written first, and otherwise the thread reads ahead. The thread
+  /// goes on until both the reading and the writing are done. Called before reading starts.
+  func host(_ job: CueWriteJob) {
+    precondition(thread == nil, "a cue writer is hosted before reading starts")
+    hostedJob = job
   }
 
   public var position: Int { last.position }
@@ -111,7 +124,7 @@ public final class ReadAheadReader: RecordReader {
   }
 
   private func start() {
-    let producer = Producer(reader: reader, handoff: handoff)
+    let producer = Producer(reader: reader, handoff: handoff, cues: hostedJob)
     thread = startThread(named: "read-ahead") { producer.run() }
   }
 }
@@ -208,26 +221,51 @@ private final class Batch: @unchecked Sendable {
   }
 }
 
-/// The reading thread's work: fill batches in turn until the reader ends or throws.
+/// The reading thread's work: fill batches in turn until the reader ends or throws, and write
+/// the hosted cue writer's batches as they come, until it is done too.
 private final class Producer: @unchecked Sendable {
   let reader: any RecordReader
   let handoff: BatchHandoff<Batch>
+  let cues: CueWriteJob?
   let collectsKeys: Bool
 
-  init(reader: any RecordReader, handoff: BatchHandoff<Batch>) {
+  init(reader: any RecordReader, handoff: BatchHandoff<Batch>, cues: CueWriteJob?) {
     self.reader = reader
     self.handoff = handoff
+    self.cues = cues
     collectsKeys = reader.collectsUnknownKeys
+  }
+
+  private enum Work {
+    case read, write, stop
   }
 
   func run() {
     var index = 0
-    while handoff.waitForFreeBatch() {
-      let batch = handoff.batches[index]
-      fill(batch)
-      handoff.publish()
-      if batch.isLast || batch.failure != nil { return }
-      index = (index + 1) % handoff.batches.count
+    var reading = true
+    while true {
+      let work: Work = handoff.signal.locked {
+        while true {
+          if handoff.isCancelled { return .stop }
+          // Cues first: the replay's thread may be waiting to hand over more.
+          if let cues, cues.hasWork { return .write }
+          if reading && handoff.hasFreeBatch { return .read }
+          if !reading && cues?.isDone ?? true { return .stop }
+          handoff.signal.wait()
+        }
+      }
+      switch work {
+      case .stop:
+        return
+      case .write:
+        cues!.writeNextBatch()
+      case .read:
+        let batch = handoff.batches[index]
+        fill(batch)
+        reading = !batch.isLast && batch.failure == nil
+        handoff.publish()
+        index = (index + 1) % handoff.batches.count
+      }
     }
   }
 

@@ -1,0 +1,161 @@
+import Crease
+import Glibc
+
+/// Formats, counts and writes cues on another thread than the replay's, so that the replay's
+/// own thread only processes events: on a thread of its own, or on the thread that reads the
+/// trace ahead (``ReadAheadReader/host(_:)``), which then takes turns at both.
+///
+/// The replay hands over cues in batches, each with the latency bound that applied when it
+/// was made (a stall's bound follows its stream's nominal rate, which can change, so it is
+/// asked at once), in the order it drained them; the writing thread records each in a summary
+/// of its own and writes it, in that order, exactly as the replay would have. Its output is the
+/// same bytes. An error writing stops the writing, and the next hand-over, or ``finish()``,
+/// throws it.
+final class CueWriter {
+  /// Cues per batch: enough that a hand-over costs nothing per cue.
+  static let batchSize = 1024
+  static let batchCount = 4
+
+  private let handoff: BatchHandoff<CueBatch>
+  /// The work, for the thread that does it.
+  let job: CueWriteJob
+  /// The writer's own thread, when it has one.
+  private var thread: pthread_t?
+  /// The batch being filled, and its place among the batches.
+  private var batch: CueBatch?
+  private var batchIndex = 0
+
+  /// A writer to `output` in `format` (not Chrome, whose timeline the replay's own thread adds
+  /// to), on a thread of its own or, given `host`, on that reader's thread.
+  init(output: LineOutput, format: CueFormat, host: ReadAheadReader? = nil) {
+    precondition(format != .chrome, "the Chrome timeline is written on the replay's thread")
+    handoff = BatchHandoff(
+      batches: (0..<Self.batchCount).map { _ in CueBatch() }, signal: host?.signal ?? HandoffSignal())
+    job = CueWriteJob(output: output, format: format, handoff: handoff)
+    if let host {
+      host.host(job)
+    } else {
+      let job = job
+      thread = startThread(named: "cue writer") { job.run() }
+    }
+  }
+
+  deinit {
+    handoff.cancel()
+    if let thread { pthread_join(thread, nil) }
+  }
+
+  /// Adds `cue`, made under `bound`, to the batch being filled; hands the batch over when it
+  /// is full.
+  func write(_ cue: Cue, bound: Nanoseconds?) throws {
+    if batch == nil { try takeFreeBatch() }
+    batch!.cues.append(cue)
+    batch!.bounds.append(bound)
+    if batch!.cues.count == Self.batchSize { handOver() }
+  }
+
+  /// Hands the last cues over, waits for all of them to be written and flushed, and returns the
+  /// output and the cues' summary.
+  func finish() throws -> (output: LineOutput, summary: ReplaySummary) {
+    if batch == nil { try takeFreeBatch() }
+    batch!.isLast = true
+    handOver()
+    job.waitUntilDone()
+    if let thread { pthread_join(thread, nil) }
+    thread = nil
+    if let failure = job.failure { throw failure }
+    return (job.output, job.summary)
+  }
+
+  private func takeFreeBatch() throws {
+    guard handoff.waitForFreeBatch() else { throw job.failure! }
+    batch = handoff.batches[batchIndex]
+  }
+
+  private func handOver() {
+    batch = nil
+    handoff.publish()
+    batchIndex = (batchIndex + 1) % Self.batchCount
+  }
+}
+
+/// Cues and their bounds; the arrays keep their storage from one use to the next.
+final class CueBatch: @unchecked Sendable {
+  var cues: [Cue] = []
+  var bounds: [Nanoseconds?] = []
+  var isLast = false
+
+  init() {
+    cues.reserveCapacity(CueWriter.batchSize)
+    bounds.reserveCapacity(CueWriter.batchSize)
+  }
+}
+
+/// The writing: its state, and the steps a thread takes to do it. Its output, summary and
+/// failure are read by the replay's thread only once it is done.
+final class CueWriteJob: @unchecked Sendable {
+  private(set) var output: LineOutput
+  let format: CueFormat
+  private let handoff: BatchHandoff<CueBatch>
+  private(set) var summary = ReplaySummary(sources: [])
+  private(set) var failure: (any Error)?
+  /// Set, under the signal's lock, once the last batch is written or writing failed.
+  private var done = false
+  private var index = 0
+
+  init(output: LineOutput, format: CueFormat, handoff: BatchHandoff<CueBatch>) {
+    self.output = output
+    self.format = format
+    self.handoff = handoff
+  }
+
+  /// Whether a batch waits to be written; only inside the signal's lock.
+  var hasWork: Bool { !done && handoff.hasReadyBatch }
+  /// Whether nothing is left to write; only inside the signal's lock.
+  var isDone: Bool { done || handoff.isCancelled }
+
+  /// The writer's own thread: writes batches as they come until the last.
+  func run() {
+    while !isDoneLocked, handoff.waitForBatch() { writeNextBatch() }
+  }
+
+  /// Writes the next published batch and gives it back.
+  func writeNextBatch() {
+    let batch = handoff.batches[index]
+    let isLast = batch.isLast
+    do {
+      for (cue, bound) in zip(batch.cues, batch.bounds) {
+        summary.record(cue, bound: bound)
+        try output.write(cue, in: format)
+      }
+      if isLast { try output.flush() }
+    } catch {
+      failure = error
+      finish()
+      handoff.cancel()
+      return
+    }
+    batch.cues.removeAll(keepingCapacity: true)
+    batch.bounds.removeAll(keepingCapacity: true)
+    batch.isLast = false
+    index = (index + 1) % handoff.batches.count
+    handoff.release()
+    if isLast { finish() }
+  }
+
+  /// The replay's thread: waits until the last batch is written, or writing failed.
+  func waitUntilDone() {
+    handoff.signal.locked {
+      while !isDone { handoff.signal.wait() }
+    }
+  }
+
+  private var isDoneLocked: Bool { handoff.signal.locked { isDone } }
+
+  private func finish() {
+    handoff.signal.locked {
+      done = true
+      handoff.signal.broadcast()
+    }
+  }
+}
