@@ -22,7 +22,7 @@ enum FuzzChecks {
   ) -> Replay {
     let (cues, rejects, late) = (MemorySink(), MemorySink(), MemorySink())
     var replay = TraceReplay(configuration: configuration) { Pipeline(configuration: configuration) }
-    replay.maximumThreads = threads ? 3 : 1
+    replay.maximumThreads = threads ? 2 : 1
     do {
       let (summary, _) = try replay.run(
         [MemorySource(bytes, name: name, chunkSize: 4096)],

@@ -33,7 +33,7 @@ var rows: [BenchRow] = []
 
 /// The best time of an in-process replay of `path` (JSON Lines or binary, by extension), read
 /// ahead on a second thread as `crease replay` does, or on one thread.
-func replayTime(_ path: String, threads: Int = 3) throws -> Double {
+func replayTime(_ path: String, threads: Int = 2) throws -> Double {
   try Measure.best(of: repetitions) {
     var replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
       Pipeline(configuration: .default)

@@ -116,7 +116,7 @@ struct ReplayThreadsTests {
     arguments: [(false, CueFormat.jsonl), (true, .jsonl), (false, .text)])
   func sameOutput(strict: Bool, format: CueFormat) {
     let expected = Self.replay(Self.trace, threads: 1, strict: strict, format: format)
-    let observed = Self.replay(Self.trace, threads: 3, strict: strict, format: format)
+    let observed = Self.replay(Self.trace, threads: 2, strict: strict, format: format)
     #expect(!expected.readElsewhere && !expected.writtenElsewhere)
     // Parsing JSON keeps the second core busy: the cues are written here.
     #expect(observed.readElsewhere && !observed.writtenElsewhere)
@@ -140,7 +140,7 @@ struct ReplayThreadsTests {
   @Test("late lines going where the cues go keep their place among them: the cues stay on this thread")
   func sharedOutput() {
     let expected = Self.replay(Self.trace, threads: 1, lateToCues: true)
-    let observed = Self.replay(Self.trace, threads: 3, lateToCues: true)
+    let observed = Self.replay(Self.trace, threads: 2, lateToCues: true)
     #expect(!observed.writtenElsewhere)
     #expect(observed.cues.contains(#""label":"late""#))
     #expect(observed == expected)
@@ -181,7 +181,7 @@ struct ReplayThreadsTests {
       return (cues.inner.text, summary, sources)
     }
     let expected = try run(threads: 1)
-    let observed = try run(threads: 3)
+    let observed = try run(threads: 2)
     #expect(observed.sources.count == 2 && observed.sources.allSatisfy(\.thread.usedElsewhere))
     #expect(observed.summary == expected.summary)
     #expect(observed.cues == expected.cues)
@@ -190,7 +190,7 @@ struct ReplayThreadsTests {
   @Test("a cue output that fails stops the replay with its error, on the writing thread as on this one")
   func failingOutput() {
     let expected = Self.replay(Self.trace, threads: 1, withRejects: true, room: 50_000)
-    let observed = Self.replay(Self.trace, threads: 3, withRejects: true, room: 50_000)
+    let observed = Self.replay(Self.trace, threads: 2, withRejects: true, room: 50_000)
     #expect(observed.writtenElsewhere)
     #expect(expected.failure == "no space left")
     #expect(observed.failure == expected.failure)

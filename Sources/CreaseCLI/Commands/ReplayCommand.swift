@@ -26,7 +26,7 @@ enum ReplayCommand: Subcommand {
     help: "For live input: let trace time follow the wall clock after this much silence.")
   static let threadsOption = CommandDescription.Option(
     ["--threads"], value: "n",
-    help: "Run on at most n threads (default 3); 1 when several replays share the cores.")
+    help: "Run on at most n threads (default 2); 1 when several replays share the cores.")
   static let latencyBudgetOption = CommandDescription.Option(
     ["--latency-budget"], value: "ms",
     help: "Refuse a configuration whose latency bound (plus the reorder window) exceeds this.")
@@ -77,7 +77,7 @@ enum ReplayCommand: Subcommand {
         try arguments.value(threadsOption, as: "a whole number from 1") {
           Int($0).flatMap { $0 >= 1 ? $0 : nil }
         }
-        ?? 3
+        ?? 2
       idleAdvance = try arguments.value(idleAdvanceOption, as: "a positive number of milliseconds") { text in
         milliseconds(text).flatMap { $0 > .zero ? $0 : nil }
       }

@@ -47,17 +47,19 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   public var clock: WallClock = SystemClock()
   /// Shows how far through the input the replay is, on a terminal.
   public var progress: ProgressReporter?
-  /// The most threads the replay runs on (at least 1). With 2, a thread reads and parses the
-  /// trace (``ReadAheadReader``) while this one processes the events; with 3, another formats
-  /// and writes the cues. The output is the same bytes either way. One thread is right when
-  /// several replays share the cores already.
+  /// The most threads the replay runs on (at least 1). With 2, a helper thread reads and parses
+  /// the trace (``ReadAheadReader``) while this one processes the events, and formats and writes
+  /// the cues (``CueWriter``) where it has the time; without a reading thread, the cue writer
+  /// gets the helper thread to itself. More than 2 adds nothing: the machine this is measured on
+  /// has two cores, and a third thread measured slower. The output is the same bytes either way.
+  /// One thread is right when several replays share the cores already.
   ///
   /// Each helper is taken only where it is safe and pays, for input that never waits for a
-  /// writer (a live replay keeps to one thread, flushing as it goes): the reader for one source
-  /// without a rejects output (an overlong line is streamed there by the reader, as it reads);
-  /// the writer unpaced, in a line format, to a cue output no other output shares, and only
-  /// where the reader leaves a core free (binary input, or JSON Lines read on this thread).
-  /// Docs/Decisions.md, "Worker threads", has the numbers.
+  /// writer (a live replay keeps to one thread, flushing as it goes): reading ahead for one
+  /// source without a rejects output (an overlong line is streamed there by the reader, as it
+  /// reads); writing cues unpaced, in a line format, to a cue output no other output shares, and
+  /// by the reading thread only for binary input (parsing JSON keeps that thread busy) and a
+  /// single pass. Docs/Decisions.md, "Worker threads", has the numbers.
   public var maximumThreads = 1
 
   private let makeProcessor: () -> Processor
