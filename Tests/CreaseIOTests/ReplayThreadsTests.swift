@@ -58,6 +58,14 @@ struct ReplayThreadsTests {
     return Array(text.utf8)
   }()
 
+  /// The same trace in the binary format.
+  static let binaryTrace: [UInt8] = {
+    let converted = MemorySink()
+    _ = try? TraceConverter.convert(
+      MemorySource(trace), to: converted, binary: true, diagnostics: MemorySink())
+    return converted.bytes
+  }()
+
   struct Run: Equatable {
     var summary: ReplaySummary
     var cues: String
@@ -149,12 +157,9 @@ struct ReplayThreadsTests {
   @Test(
     "binary input is read, and its cues written, by one other thread, to the same bytes",
     arguments: [2, 3])
-  func binaryInput(threads: Int) throws {
-    let converted = MemorySink()
-    _ = try TraceConverter.convert(
-      MemorySource(Self.trace), to: converted, binary: true, diagnostics: MemorySink())
-    let expected = Self.replay(converted.bytes, threads: 1, name: "trace.crtrace")
-    let observed = Self.replay(converted.bytes, threads: threads, name: "trace.crtrace")
+  func binaryInput(threads: Int) {
+    let expected = Self.replay(Self.binaryTrace, threads: 1, name: "trace.crtrace")
+    let observed = Self.replay(Self.binaryTrace, threads: threads, name: "trace.crtrace")
     #expect(expected.summary.total.processed > 3 * ReadAheadReader.batchSize / 2)
     #expect(observed.readElsewhere && observed.writtenElsewhere && observed.readAndWrittenTogether)
     #expect(observed == expected)
@@ -162,19 +167,16 @@ struct ReplayThreadsTests {
 
   @Test("replayed twice (--loop), each pass is read ahead and the cues written here, to the same bytes")
   func loops() throws {
-    let converted = MemorySink()
-    _ = try TraceConverter.convert(
-      MemorySource(Self.trace), to: converted, binary: true, diagnostics: MemorySink())
     func run(threads: Int) throws -> (cues: String, summary: ReplaySummary, sources: [NotingSource]) {
       let cues = NotingSink()
-      var sources = [NotingSource(converted.bytes, name: "trace.crtrace")]
+      var sources = [NotingSource(Self.binaryTrace, name: "trace.crtrace")]
       var replay = TraceReplay(configuration: .default) { Pipeline(configuration: .default) }
       replay.maximumThreads = threads
       replay.loops = 2
       let (summary, _) = try replay.run(
         sources,
         reopen: { _ in
-          sources.append(NotingSource(converted.bytes, name: "trace.crtrace"))
+          sources.append(NotingSource(Self.binaryTrace, name: "trace.crtrace"))
           return sources.last!
         }, to: .init(cues: cues, diagnostics: MemorySink()))
       #expect(!cues.thread.usedElsewhere)
