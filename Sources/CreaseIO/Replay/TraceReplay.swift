@@ -115,8 +115,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     var loops: [LoopShift]
     var cueOutput: LineOutput
     var drained: [Cue] = []
-    /// Writes the cues on a thread of its own, when the replay uses worker threads; it has the
-    /// cue output until the end.
+    /// Writes the cues on a helper thread, when the replay has one for them; it has the cue
+    /// output until the end.
     var cueWriter: CueWriter?
     /// The chrome format's state across cues; `nil` for the line formats.
     let chrome: ChromeTimeline?
