@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import Glibc
 import Testing
 
 /// A live source on a manual clock: chunks of lines with silences between them.
@@ -66,6 +67,24 @@ struct LiveInputTests {
     _ = try replay.run([source], to: .init(cues: output, diagnostics: MemorySink()))
     #expect(output.text.contains(#""label":"later""#))
     return seen
+  }
+
+  @Test("a regular file and memory never wait for a writer; a pipe may, and sniffing keeps the answer")
+  func whichSourcesAreLive() throws {
+    let path = "/tmp/crease-live-\(getpid()).jsonl"
+    defer { unlink(path) }
+    let file = fopen(path, "w")!
+    fputs("{}\n", file)
+    fclose(file)
+    #expect(try !FileSource(path: path).isLive)
+    #expect(try !SniffedSource(FileSource(path: path)).isLive)
+    #expect(!MemorySource("{}\n").isLive)
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    defer { close(ends[0]) }
+    close(ends[1])
+    #expect(FileSource(descriptor: ends[0], name: "pipe").isLive)
+    #expect(ScriptedSource([], clock: ManualClock()).isLive, "a source is live unless it says otherwise")
   }
 
   @Test("with idle advance, a debounced cue goes out while the input is silent")
