@@ -23,18 +23,27 @@ public final class BinaryTraceReader: RecordReader {
   /// Whether a whole record is buffered (binary traces are read from files, never live).
   public var hasBufferedItem: Bool { true }
 
-  private var buffer: [UInt8]
+  /// Room for the longest record and a large read, owned by the reader: a raw buffer, so
+  /// decoding a record retains nothing. Past `capacity` lie `RecentStreamNames.maximumLength`
+  /// zero bytes that a name at the very end may be loaded from whole.
+  private let buffer: UnsafeMutableRawBufferPointer
+  private let capacity = BinaryTraceFormat.maximumRecordLength + (1 << 16)
   private var start = 0
   private var end = 0
   private var sourceIsExhausted = false
   private var checkedHeader = false
   private var stopped = false
   private var consumed = 0
+  private var streamNames = RecentStreamNames()
 
   public init(source: ByteSource) {
     self.source = source
-    buffer = [UInt8](repeating: 0, count: BinaryTraceFormat.maximumRecordLength + (1 << 16))
+    let size = capacity + RecentStreamNames.maximumLength
+    buffer = .allocate(byteCount: size, alignment: 8)
+    buffer.initializeMemory(as: UInt8.self, repeating: 0)
   }
+
+  deinit { buffer.deallocate() }
 
   public func next() throws -> TraceItem {
     guard !stopped else { return .endOfInput }
@@ -57,11 +66,11 @@ public final class BinaryTraceReader: RecordReader {
     guard try end - start >= 4 + length || fill(4 + length) else {
       return stop("truncated record: \(length) bytes announced, \(end - start - 4) present")
     }
-    var body = BodyReader(bytes: buffer, position: start + 4, end: start + 4 + length)
+    var body = BodyReader(bytes: UnsafeRawBufferPointer(buffer), position: start + 4, end: start + 4 + length)
     start += 4 + length
     consumed += 4 + length
     do throws(BodyReader.Failure) {
-      let record = try body.record()
+      let record = try body.record(streamNames: &streamNames)
       guard body.position == body.end else {
         throw BodyReader.Failure("\(body.end - body.position) unexpected byte(s) at the end of the record")
       }
@@ -78,7 +87,7 @@ public final class BinaryTraceReader: RecordReader {
 
   private func readFileHeader() throws -> String? {
     let header = BinaryTraceFormat.fileHeader
-    guard try fill(header.count), Array(buffer[start..<(start + 8)]) == BinaryTraceFormat.magic else {
+    guard try fill(header.count), buffer[start..<(start + 8)].elementsEqual(BinaryTraceFormat.magic) else {
       return "not a crease binary trace (its first bytes are not the CRTRACE magic)"
     }
     let version = UInt16(buffer[start + 8]) | UInt16(buffer[start + 9]) << 8
@@ -96,15 +105,11 @@ public final class BinaryTraceReader: RecordReader {
     while end - start < count {
       if sourceIsExhausted { return false }
       if start > 0 {
-        buffer.withUnsafeMutableBytes { bytes in
-          bytes.baseAddress!.copyMemory(from: bytes.baseAddress! + start, byteCount: end - start)
-        }
+        buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: end - start)
         end -= start
         start = 0
       }
-      let read = try buffer.withUnsafeMutableBytes { bytes in
-        try source.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[end...]))
-      }
+      let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end..<capacity]))
       if read == 0 { sourceIsExhausted = true } else { end += read }
       bytesRead += read
     }
@@ -113,10 +118,7 @@ public final class BinaryTraceReader: RecordReader {
 
   /// The record length at `start`, loaded whole.
   private var recordLength: Int {
-    let start = self.start
-    return Int(
-      UInt32(
-        littleEndian: buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt32.self) }))
+    Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
   }
 }
 
@@ -127,11 +129,12 @@ private struct BodyReader {
     init(_ message: String) { self.message = message }
   }
 
-  let bytes: [UInt8]
+  /// The reader's buffer; the record lies in `position..<end`.
+  let bytes: UnsafeRawBufferPointer
   var position: Int
   let end: Int
 
-  mutating func record() throws(Failure) -> TraceRecord {
+  mutating func record(streamNames: inout RecentStreamNames) throws(Failure) -> TraceRecord {
     let tag = try byte()
     if tag == BinaryTraceFormat.headerCode { return .header(try header()) }
     guard let kind = BinaryTraceFormat.eventKind(tag) else { throw Failure("unknown record kind \(tag)") }
@@ -150,21 +153,21 @@ private struct BodyReader {
         Event(
           t: t, .hinge(HingeDelivery(angle: form == 1 ? .degrees(value) : .radians(value), status: status))))
     case .frame:
-      let stream = try streamName()
+      let stream = try streamName(&streamNames)
       let pts = try presentationTime()
       let code = try byte()
       let camera = code == 0 ? nil : BinaryTraceFormat.camera(code - 1)
       guard code == 0 || camera != nil else { throw Failure("unknown camera \(code - 1)") }
       return .event(Event(t: t, .frame(Frame(stream: stream, pts: pts, camera: camera))))
     case .drop:
-      let stream = try streamName()
+      let stream = try streamName(&streamNames)
       let pts = try presentationTime()
       return .event(
         Event(
           t: t, .drop(Drop(stream: stream, pts: pts, reason: try decode("reason", BinaryTraceFormat.reason))))
       )
     case .input:
-      let stream = try streamName()
+      let stream = try streamName(&streamNames)
       guard let camera = BinaryTraceFormat.camera(try byte()) else { throw Failure("unknown camera") }
       return .event(Event(t: t, .input(stream: stream, camera: camera)))
     case .direction:
@@ -215,10 +218,12 @@ private struct BodyReader {
     return header
   }
 
+  @inline(__always)
   private mutating func need(_ count: Int) throws(Failure) {
     guard end - position >= count else { throw Failure("the record ends inside a field") }
   }
 
+  @inline(__always)
   private mutating func byte() throws(Failure) -> UInt8 {
     try need(1)
     defer { position += 1 }
@@ -232,30 +237,31 @@ private struct BodyReader {
   }
 
   /// A little-endian integer of `T`'s width, loaded in one go.
+  @inline(__always)
   private mutating func little<T: FixedWidthInteger>(_ type: T.Type) throws(Failure) -> T {
     let count = MemoryLayout<T>.size
     try need(count)
     let position = self.position
     self.position += count
-    return T(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: T.self) })
+    return T(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: T.self))
   }
 
   private mutating func uint16() throws(Failure) -> UInt16 { try little(UInt16.self) }
   private mutating func uint32() throws(Failure) -> UInt32 { try little(UInt32.self) }
   private mutating func uint64() throws(Failure) -> UInt64 { try little(UInt64.self) }
 
-  private mutating func string() throws(Failure) -> String {
-    let count = Int(try uint32())
+  private mutating func string() throws(Failure) -> String { try string(count: Int(try uint32())) }
+
+  /// The string of the next `count` bytes.
+  private mutating func string(count: Int) throws(Failure) -> String {
     try need(count)
     defer { position += count }
-    let start = position
-    let text = bytes.withUnsafeBufferPointer { all -> String? in
-      let slice = UnsafeBufferPointer(rebasing: all[start..<(start + count)])
-      // ASCII (stream names, most labels) needs no validation; anything else is checked.
-      if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
-      return String(validating: slice, as: UTF8.self)
+    let slice = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)])
+    // ASCII (stream names, most labels) needs no validation; anything else is checked.
+    if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+    guard let text = String(validating: slice, as: UTF8.self) else {
+      throw Failure("a string is not valid UTF-8")
     }
-    guard let text else { throw Failure("a string is not valid UTF-8") }
     return text
   }
 
@@ -263,10 +269,18 @@ private struct BodyReader {
     try flag() ? try string() : nil
   }
 
-  private mutating func streamName() throws(Failure) -> StreamName {
-    let name = try string()
-    guard !name.isEmpty else { throw Failure("'stream' must not be empty") }
-    return StreamName(rawValue: name)
+  private mutating func streamName(_ recent: inout RecentStreamNames) throws(Failure) -> StreamName {
+    let count = Int(try uint32())
+    try need(count)
+    let start = bytes.baseAddress! + position
+    if let name = recent.name(at: start, count: count) {
+      position += count
+      return name
+    }
+    let name = StreamName(rawValue: try string(count: count))
+    guard !name.rawValue.isEmpty else { throw Failure("'stream' must not be empty") }
+    recent.remember(name, at: start, count: count)
+    return name
   }
 
   private mutating func presentationTime() throws(Failure) -> PresentationTime {
