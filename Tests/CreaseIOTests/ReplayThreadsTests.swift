@@ -165,6 +165,24 @@ struct ReplayThreadsTests {
     #expect(observed == expected)
   }
 
+  @Test("a burst of cues longer than a batch, drained at once, is written whole and in order")
+  func burstOfCues() throws {
+    // Marks at one time are released together, when a later event moves the watermark on.
+    var text = #"{"t":0,"kind":"mark","label":"first"}"# + "\n"
+    for index in 0..<(2 * 1024 + 500) { text += #"{"t":10,"kind":"mark","label":"burst \#(index)"}"# + "\n" }
+    text += #"{"t":1000000000,"kind":"mark","label":"last"}"# + "\n"
+    let converted = MemorySink()
+    _ = try TraceConverter.convert(
+      MemorySource(Array(text.utf8)), to: converted, binary: true, diagnostics: MemorySink())
+    let expected = Self.replay(converted.bytes, threads: 1, name: "burst.crtrace")
+    let observed = Self.replay(converted.bytes, threads: 2, name: "burst.crtrace")
+    #expect(observed.writtenElsewhere)
+    let bursts = observed.cues.split(separator: "\n").filter { $0.contains("burst ") }
+    #expect(bursts.count == 2 * 1024 + 500)
+    #expect(zip(bursts, bursts.indices).allSatisfy { $0.contains(#""burst \#($1)""#) })
+    #expect(observed == expected)
+  }
+
   @Test("replayed twice (--loop), each pass is read ahead and the cues written here, to the same bytes")
   func loops() throws {
     func run(threads: Int) throws -> (cues: String, summary: ReplaySummary, sources: [NotingSource]) {

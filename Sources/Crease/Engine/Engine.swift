@@ -222,6 +222,16 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     swap(&buffer, &context.cues)
   }
 
+  /// Appends the cues produced so far to `buffer`, in output order, and the processor's latency
+  /// bound for each, asked now, to `bounds`; then forgets them. A stall's bound follows its
+  /// stream's nominal rate, which a later header may change, so an owner that writes cues
+  /// later drains their bounds with them.
+  /// - Complexity: as ``drainCues(into:)``, plus O(*c*) for the bounds.
+  public mutating func drainCues(into buffer: inout [Cue], bounds: inout [Nanoseconds?]) {
+    for index in context.cues.indices { bounds.append(processor.latencyBound(for: context.cues[index])) }
+    drainCues(into: &buffer)
+  }
+
   /// Whether cues are waiting to be drained.
   public var hasCues: Bool { !context.cues.isEmpty }
 
@@ -235,12 +245,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
 
   private mutating func releaseReadyEvents() {
     guard let line = releaseLine() else { return }
-    // The buffer leaves the engine while its events are processed (which mutates the engine;
-    // processing never buffers an event), so they are handed over in place.
-    var ready = ReorderBuffer<PendingEvent>()
-    swap(&ready, &buffer)
-    ready.removeFirst(while: { line.admits($0) }) { process($0.event) }
-    swap(&ready, &buffer)
+    while let ready = buffer.popFirst(if: line.admits) { process(ready.event) }
   }
 
   /// Processes one event after the timers due before it.
@@ -258,7 +263,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     var time: Nanoseconds
     var lastSource: Int
 
-    func admits(_ pending: PendingEvent) -> Bool {
+    func admits(_ pending: borrowing PendingEvent) -> Bool {
       pending.event.t < time || (pending.event.t == time && pending.source <= lastSource)
     }
   }

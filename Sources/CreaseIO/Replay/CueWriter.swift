@@ -30,7 +30,8 @@ final class CueWriter {
   init(output: LineOutput, format: CueFormat, host: ReadAheadReader? = nil) {
     precondition(format != .chrome, "the Chrome timeline is written on the replay's thread")
     handoff = BatchHandoff(
-      batches: (0..<Self.batchCount).map { _ in CueBatch() }, signal: host?.signal ?? HandoffSignal())
+      batches: (0..<Self.batchCount).map { _ in CueBatch(capacity: Self.batchSize) },
+      signal: host?.signal ?? HandoffSignal())
     job = CueWriteJob(output: output, format: format, handoff: handoff)
     if let host {
       host.host(job)
@@ -45,13 +46,14 @@ final class CueWriter {
     if let thread { pthread_join(thread, nil) }
   }
 
-  /// Adds `cue`, made under `bound`, to the batch being filled; hands the batch over when it
-  /// is full.
-  func write(_ cue: Cue, bound: Nanoseconds?) throws {
+  /// Moves `cues` to the batch being filled, each with the bound at its index of `bounds`, and
+  /// leaves both empty with their storage. Hands the batch over when it is full, or first when
+  /// the cues would not fit in it.
+  func write(moving cues: inout [Cue], bounds: inout [Nanoseconds?]) throws {
+    if let batch, batch.count > 0, batch.room < cues.count { handOver() }
     if batch == nil { try takeFreeBatch() }
-    batch!.cues.append(cue)
-    batch!.bounds.append(bound)
-    if batch!.cues.count == Self.batchSize { handOver() }
+    batch!.append(moving: &cues, bounds: &bounds)
+    if batch!.count >= Self.batchSize { handOver() }
   }
 
   /// Hands the last cues over, waits for all of them to be written and flushed, and returns the
@@ -76,18 +78,6 @@ final class CueWriter {
     batch = nil
     handoff.publish()
     batchIndex = (batchIndex + 1) % Self.batchCount
-  }
-}
-
-/// Cues and their bounds; the arrays keep their storage from one use to the next.
-final class CueBatch: @unchecked Sendable {
-  var cues: [Cue] = []
-  var bounds: [Nanoseconds?] = []
-  var isLast = false
-
-  init() {
-    cues.reserveCapacity(CueWriter.batchSize)
-    bounds.reserveCapacity(CueWriter.batchSize)
   }
 }
 
@@ -124,7 +114,7 @@ final class CueWriteJob: @unchecked Sendable {
     let batch = handoff.batches[index]
     let isLast = batch.isLast
     do {
-      for (cue, bound) in zip(batch.cues, batch.bounds) {
+      try batch.forEach { cue, bound in
         summary.record(cue, bound: bound)
         try output.write(cue, in: format)
       }
@@ -135,9 +125,7 @@ final class CueWriteJob: @unchecked Sendable {
       handoff.cancel()
       return
     }
-    batch.cues.removeAll(keepingCapacity: true)
-    batch.bounds.removeAll(keepingCapacity: true)
-    batch.isLast = false
+    batch.removeAll()
     index = (index + 1) % handoff.batches.count
     handoff.release()
     if isLast { finish() }

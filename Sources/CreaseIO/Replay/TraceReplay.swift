@@ -115,6 +115,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     var loops: [LoopShift]
     var cueOutput: LineOutput
     var drained: [Cue] = []
+    /// The bounds of the cues drained, for the cue writer.
+    var drainedBounds: [Nanoseconds?] = []
     /// Writes the cues on a helper thread, when the replay has one for them; it has the cue
     /// output until the end.
     var cueWriter: CueWriter?
@@ -376,15 +378,15 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
 
     mutating func writeCues() throws {
       guard engine.hasCues else { return }
+      if let cueWriter {
+        engine.drainCues(into: &drained, bounds: &drainedBounds)
+        try cueWriter.write(moving: &drained, bounds: &drainedBounds)
+        return
+      }
       engine.drainCues(into: &drained)
       for cue in drained {
         // Asked now: a stall's bound follows its stream's nominal rate, which may change.
-        let bound = engine.latencyBound(for: cue)
-        if let cueWriter {
-          try cueWriter.write(cue, bound: bound)
-          continue
-        }
-        summary.record(cue, bound: bound)
+        summary.record(cue, bound: engine.latencyBound(for: cue))
         if let chrome {
           try cueOutput.write(at: cue.t) { chrome.encode(cue, into: &$0) }
         } else {
