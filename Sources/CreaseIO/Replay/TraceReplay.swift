@@ -109,10 +109,9 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   /// The state of one replay.
   private struct Run {
     let replay: TraceReplay
-    var readers: [any RecordReader]
+    var sources: [ReplaySource]
     let outputs: Outputs
     var reopen: ((Int) throws -> ByteSource)?
-    var loops: [LoopShift]
     var cueOutput: LineOutput
     var drained: [Cue] = []
     /// The bounds of the cues drained, for the cue writer.
@@ -131,26 +130,28 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     var engine: Engine<Processor>
     var summary: ReplaySummary
     var diagnostics: Diagnostics
-    /// Per source, whether reading may wait for a writer (a pipe, a terminal, a live source):
-    /// only then are cues flushed, and time advanced, before a read. A regular file or memory
-    /// never makes a reader wait.
-    var isLive: [Bool]
 
     init(replay: TraceReplay, sources: [ByteSource], outputs: Outputs) {
       self.replay = replay
       self.outputs = outputs
-      self.readers = []
+      self.sources = []
       self.engine = Engine(
         processor: replay.makeProcessor(), sourceCount: max(1, sources.count),
         reorderWindow: replay.reorderWindow, bufferLimit: replay.bufferLimit)
-      self.summary = ReplaySummary(sources: sources.map { ReplaySummary.LineCounts(name: $0.name) })
-      self.loops = Array(repeating: LoopShift(), count: sources.count)
+      self.summary = ReplaySummary(sources: [])
       self.cueOutput = LineOutput(sink: outputs.cues, pacer: replay.pacer)
       self.chrome = replay.format == .chrome ? ChromeTimeline(sourceNames: sources.map(\.name)) : nil
       self.diagnostics = Diagnostics(
         sink: outputs.diagnostics, rejects: outputs.rejects, late: outputs.late, limit: replay.reportLimit)
-      self.isLive = sources.map(\.isLive)
-      self.readers = sources.map(openReader)
+      let oneQuietSource = sources.count == 1 && !sources[0].isLive
+      self.sources = sources.enumerated().map { index, source in
+        ReplaySource(
+          index: index,
+          reader: Self.openReader(source, replay: replay, outputs: outputs, oneQuietSource: oneQuietSource),
+          isLive: source.isLive, loop: LoopShift(), counts: ReplaySummary.LineCounts(name: source.name))
+      }
+      let isLive = self.sources.map(\.isLive)
+      let readers = self.sources.map(\.reader)
       let cuesHaveTheirOwnSink = [outputs.diagnostics, outputs.rejects, outputs.late].allSatisfy {
         $0 !== outputs.cues
       }
@@ -169,10 +170,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       }
     }
 
-    func openReader(_ source: ByteSource) -> any RecordReader {
+    static func openReader(
+      _ source: ByteSource, replay: TraceReplay, outputs: Outputs, oneQuietSource: Bool
+    ) -> any RecordReader {
       let reader = RecordReaders.open(source, overflow: outputs.rejects)
       reader.collectsUnknownKeys = replay.warnsAboutUnknownKeys
-      let oneQuietSource = isLive.count == 1 && !isLive[0]
       let readsAhead = replay.maximumThreads >= 2 && oneQuietSource && outputs.rejects == nil
       return readsAhead ? ReadAheadReader(reader) : reader
     }
@@ -181,25 +183,26 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       defer { summary.pendingTimers = engine.endOfInput?.pendingTimers.count ?? 0 }
       if chrome != nil { try outputs.cues.write(ChromeTimeline.prologue) }
       var items = 0
-      reading: while let source = engine.sourceToRead {
+      reading: while let index = engine.sourceToRead {
         items += 1
         // A paced replay reports trace time with every line (the reporter redraws at most
         // four times a second); one as fast as possible checks every 4,096 lines.
         if let progress = replay.progress, replay.pacer != nil || items % 4096 == 0 {
           let traceTime = (latestEvent ?? .zero) - (firstEvent ?? .zero)
-          try progress.update(done: readers.reduce(0) { $0 + $1.bytesRead }, traceTime: traceTime)
+          try progress.update(done: sources.reduce(0) { $0 + $1.reader.bytesRead }, traceTime: traceTime)
         }
-        switch try step(source) {
+        switch try step(sources[index]) {
         case .next:
           // Asked inline: most lines leave no cue, and the call alone cost more than the test.
           if engine.hasCues { try writeCues() }
-        case .sourceEnded: engine.finish(source: source)
+        case .sourceEnded: engine.finish(source: index)
         case .stop:
           summary.stoppedEarly = true
           engine.stop()
           break reading
         }
       }
+      summary.sources = sources.map(\.counts)
       summary.endTime = engine.endOfInput?.endTime
       summary.releasedEarly = engine.releasedEarly
       try writeCues()
@@ -217,19 +220,19 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     }
 
     /// Reads and handles one item of `source`.
-    mutating func step(_ source: Int) throws -> Step {
-      if isLive[source] && !readers[source].hasBufferedItem { try waitForInput(from: source) }
-      let item = try readers[source].next()
+    mutating func step(_ source: ReplaySource) throws -> Step {
+      if source.isLive && !source.reader.hasBufferedItem { try waitForInput(from: source) }
+      let item = try source.reader.next()
       if case .endOfInput = item { return try endOfSource(source) }
-      summary.sources[source].lines += 1
+      source.counts.lines += 1
       switch consume item {
       case .endOfInput:
         return try endOfSource(source)  // handled above, before the line is counted
       case .blank:
-        summary.sources[source].blank += 1
+        source.counts.blank += 1
         return .next
       case .bad(let column, let message):
-        loops[source].records += 1
+        source.loop.records += 1
         return try reject(source, column: column, message)
       case .record(let record):
         if replay.warnsAboutUnknownKeys { try warnAboutUnknownKeys(source) }
@@ -238,66 +241,73 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     }
 
     /// The source ran out: it ended, or another loop starts it over.
-    mutating func endOfSource(_ source: Int) throws -> Step {
-      guard loops[source].pass + 1 < replay.loops, let reopen else { return .sourceEnded }
-      readers[source] = openReader(try reopen(source))
-      loops[source].nextPass()
+    mutating func endOfSource(_ source: ReplaySource) throws -> Step {
+      guard source.loop.pass + 1 < replay.loops, let reopen else { return .sourceEnded }
+      let reader = Self.openReader(
+        try reopen(source.index), replay: replay, outputs: outputs,
+        oneQuietSource: sources.count == 1 && !source.isLive)
+      var loop = source.loop
+      loop.nextPass()
+      sources[source.index] = ReplaySource(
+        index: source.index, reader: reader, isLive: source.isLive, loop: loop, counts: source.counts)
       return .next
     }
 
     /// Takes in a well-formed record, the item `source` returned last. Inlined into `step`: a
     /// call of its own, with its frame, cost 18 instructions a line.
     @inline(__always)
-    mutating func accept(_ record: consuming TraceRecord, from source: Int) throws -> Step {
-      loops[source].records += 1
+    mutating func accept(_ record: consuming TraceRecord, from source: ReplaySource) throws -> Step {
+      source.loop.records += 1
       switch consume record {
       case .header(let header):
-        guard loops[source].records == 1 else {
+        guard source.loop.records == 1 else {
           return try reject(source, column: 1, "a header must be the first record of a trace")
         }
-        if loops[source].pass == 0 { engine.apply(header) }
+        if source.loop.pass == 0 { engine.apply(header) }
       case .event(let read):
         // Only a looping replay measures and shifts trace time.
-        let event = replay.loops > 1 ? loops[source].shift(read) : read
-        if case .end = event.payload, loops[source].pass + 1 < replay.loops { break }
+        let event = replay.loops > 1 ? source.loop.shift(read) : read
+        if case .end = event.payload, source.loop.pass + 1 < replay.loops { break }
         noteRead(event.t)
         let isEnd: Bool
         if case .end = event.payload { isEnd = true } else { isEnd = false }
-        switch engine.refusal(at: event.t, isEnd: isEnd, from: source) {
+        switch engine.refusal(at: event.t, isEnd: isEnd, from: source.index) {
         case .late(let behind):
-          _ = engine.push(event, from: source)  // the engine counts its source as having reached t
+          _ = engine.push(event, from: source.index)  // the engine counts its source as having reached t
           return try handleLate(source, behind: behind, event: event)
         case .afterEnd:
           return try reject(source, column: 1, "a record after this trace's 'end' event")
         case .accepted, nil:
-          if let chrome { try cueOutput.write(at: event.t) { chrome.note(event, from: source, into: &$0) } }
+          if let chrome {
+            try cueOutput.write(at: event.t) { chrome.note(event, from: source.index, into: &$0) }
+          }
           // Asked first, so the event is handed over without a copy or a second check.
-          engine.admit(consume event, from: source, isEnd: isEnd)
+          engine.admit(consume event, from: source.index, isEnd: isEnd)
           if isEnd {
-            summary.sources[source].processed += 1
+            source.counts.processed += 1
             return try rejectRest(of: source)
           }
         }
       }
-      summary.sources[source].processed += 1
+      source.counts.processed += 1
       return .next
     }
 
     /// After a source's `end` event the engine reads no further from it: every line left is
     /// read now and rejected (blank lines stay blank).
-    mutating func rejectRest(of source: Int) throws -> Step {
-      let endLine = readers[source].position
+    mutating func rejectRest(of source: ReplaySource) throws -> Step {
+      let endLine = source.reader.position
       while true {
-        switch try readers[source].next() {
+        switch try source.reader.next() {
         case .endOfInput:
           return .next
         case .blank:
-          summary.sources[source].lines += 1
-          summary.sources[source].blank += 1
+          source.counts.lines += 1
+          source.counts.blank += 1
           continue
         case .bad, .record: break
         }
-        summary.sources[source].lines += 1
+        source.counts.lines += 1
         let message = "a line after this trace's 'end' event (line \(endLine))"
         if try reject(source, column: 1, message) == .stop { return .stop }
       }
@@ -315,10 +325,10 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
 
     /// Before a read that may block: flushes the cues so far (a live consumer sees them now)
     /// and, with idle advance, lets trace time follow the wall clock while nothing arrives.
-    mutating func waitForInput(from source: Int) throws {
+    mutating func waitForInput(from source: ReplaySource) throws {
       try cueOutput.flush()
       guard let idle = replay.idleAdvance else { return }
-      while try !readers[source].source.waitForInput(timeout: idle, clock: replay.clock) {
+      while try !source.reader.source.waitForInput(timeout: idle, clock: replay.clock) {
         guard let latestRead else { continue }
         engine.advance(to: latestRead.t + (replay.clock.now() - latestRead.wall))
         try writeCues()
@@ -329,11 +339,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     /// Counts a late event and writes it to the late output: its line as read, or, from a
     /// binary trace, its JSON Lines encoding.
     mutating func handleLate(
-      _ source: Int, behind: Nanoseconds, event: Event
+      _ source: ReplaySource, behind: Nanoseconds, event: Event
     ) throws -> Step {
-      summary.sources[source].late += 1
-      if readers[source].line != nil {
-        try diagnostics.copyLine(of: readers[source], to: outputs.late)
+      source.counts.late += 1
+      if source.reader.line != nil {
+        try diagnostics.copyLine(of: source.reader, to: outputs.late)
       } else {
         var line: [UInt8] = []
         TraceEncoder.encode(.event(event), into: &line)
@@ -343,23 +353,23 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         "late event: \(behind.rawValue) ns behind the latest t of its trace, more than the reorder window"
         + " (\(replay.reorderWindow.rawValue) ns)"
       if replay.strict {
-        try diagnostics.report(readers[source], column: 1, "error", message)
+        try diagnostics.report(source.reader, column: 1, "error", message)
         return .stop
       }
-      if replay.warnsAboutLateLines { try diagnostics.report(readers[source], column: 1, "warning", message) }
+      if replay.warnsAboutLateLines { try diagnostics.report(source.reader, column: 1, "warning", message) }
       return .next
     }
 
-    mutating func reject(_ source: Int, column: Int, _ message: String) throws -> Step {
-      summary.sources[source].rejected += 1
-      try diagnostics.reject(readers[source], column: column, message)
+    mutating func reject(_ source: ReplaySource, column: Int, _ message: String) throws -> Step {
+      source.counts.rejected += 1
+      try diagnostics.reject(source.reader, column: column, message)
       return replay.strict ? .stop : .next
     }
 
-    func warnAboutUnknownKeys(_ source: Int) throws {
-      for key in readers[source].unknownKeys {
+    func warnAboutUnknownKeys(_ source: ReplaySource) throws {
+      for key in source.reader.unknownKeys {
         try diagnostics.report(
-          readers[source], column: key.column, "warning", "unknown key '\(key.name)' is ignored")
+          source.reader, column: key.column, "warning", "unknown key '\(key.name)' is ignored")
       }
     }
 
