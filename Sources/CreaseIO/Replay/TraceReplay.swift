@@ -102,6 +102,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     case next
     /// The source has no more items: the engine is told it finished.
     case sourceEnded
+    /// The source starts its next pass (`--loop`), with a new ``ReplaySource``.
+    case reopened
     /// `--strict` met a bad or late line: stop here.
     case stop
   }
@@ -184,23 +186,32 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       if chrome != nil { try outputs.cues.write(ChromeTimeline.prologue) }
       var items = 0
       reading: while let index = engine.sourceToRead {
-        items += 1
-        // A paced replay reports trace time with every line (the reporter redraws at most
-        // four times a second); one as fast as possible checks every 4,096 lines.
-        if let progress = replay.progress, replay.pacer != nil || items % 4096 == 0 {
-          let traceTime = (latestEvent ?? .zero) - (firstEvent ?? .zero)
-          try progress.update(done: sources.reduce(0) { $0 + $1.reader.bytesRead }, traceTime: traceTime)
-        }
-        switch try step(sources[index]) {
-        case .next:
-          // Asked inline: most lines leave no cue, and the call alone cost more than the test.
-          if engine.hasCues { try writeCues() }
-        case .sourceEnded: engine.finish(source: index)
-        case .stop:
-          summary.stoppedEarly = true
-          engine.stop()
-          break reading
-        }
+        // Taken once for as long as the engine reads from it: taking it from the array for
+        // each line retained and released it, 40 instructions a line.
+        let source = sources[index]
+        repeat {
+          items += 1
+          // A paced replay reports trace time with every line (the reporter redraws at most
+          // four times a second); one as fast as possible checks every 4,096 lines.
+          if let progress = replay.progress, replay.pacer != nil || items % 4096 == 0 {
+            let traceTime = (latestEvent ?? .zero) - (firstEvent ?? .zero)
+            try progress.update(done: sources.reduce(0) { $0 + $1.reader.bytesRead }, traceTime: traceTime)
+          }
+          switch try step(source) {
+          case .next:
+            // Asked inline: most lines leave no cue, and the call alone cost more than the test.
+            if engine.hasCues { try writeCues() }
+          case .reopened:
+            continue reading
+          case .sourceEnded:
+            engine.finish(source: index)
+            continue reading
+          case .stop:
+            summary.stoppedEarly = true
+            engine.stop()
+            break reading
+          }
+        } while engine.sourceToRead == index
       }
       summary.sources = sources.map(\.counts)
       summary.endTime = engine.endOfInput?.endTime
@@ -250,7 +261,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       loop.nextPass()
       sources[source.index] = ReplaySource(
         index: source.index, reader: reader, isLive: source.isLive, loop: loop, counts: source.counts)
-      return .next
+      return .reopened
     }
 
     /// Takes in a well-formed record, the item `source` returned last. Inlined into `step`: a
