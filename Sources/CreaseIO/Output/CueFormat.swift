@@ -175,7 +175,9 @@ extension LineOutput {
   mutating func write(_ cue: Cue, in format: CueFormat) throws {
     if format == .jsonl {
       // The common case writes straight into the output buffer.
-      try write(at: cue.t, atMost: CueFormat.jsonLineCapacity(cue)) { CueFormat.encodeJSONLine(cue, to: &$0) }
+      try write(cue, at: cue.t, atMost: CueFormat.jsonLineCapacity(cue)) { cue, writer in
+        CueFormat.encodeJSONLine(cue, to: &writer)
+      }
     } else {
       try write(at: cue.t) { format.encode(cue, into: &$0) }
     }

@@ -26,13 +26,16 @@ public struct LineOutput {
     defer { swap(&line, &scratch) }
     line.removeAll(keepingCapacity: true)
     encode(&line)
-    try write(at: t, atMost: line.count) { writer in line.withUnsafeBytes { writer.write($0) } }
+    try write(line, at: t, atMost: line.count) { line, writer in line.withUnsafeBytes { writer.write($0) } }
   }
 
-  /// Writes the line `encode` writes (newline included, at most `capacity` bytes), due at
-  /// trace time `t`: straight into the buffer, with no check per byte.
-  package mutating func write(
-    at t: Nanoseconds, atMost capacity: Int, _ encode: (inout UnsafeByteWriter) -> Void
+  /// Writes the line `encode` writes of `value` (newline included, at most `capacity` bytes),
+  /// due at trace time `t`: straight into the buffer, with no check per byte. The value is
+  /// handed to `encode`, not captured by it: a captured cue was copied, and the copy destroyed,
+  /// for every line (130 instructions a cue).
+  package mutating func write<Value>(
+    _ value: Value, at t: Nanoseconds, atMost capacity: Int,
+    _ encode: (Value, inout UnsafeByteWriter) -> Void
   ) throws {
     if used + capacity > buffer.count {
       try flush()
@@ -41,7 +44,7 @@ public struct LineOutput {
     buffer.withUnsafeMutableBufferPointer { bytes in
       let start = bytes.baseAddress!
       var writer = UnsafeByteWriter(at: start + used)
-      encode(&writer)
+      encode(value, &writer)
       used = writer.cursor - start
     }
     // Tested, not bound: binding would copy the pacer (and its histogram) for every line.
