@@ -13,6 +13,9 @@ import Crease
   let index: Int
   /// The reader of this pass; the next pass gets a new `ReplaySource`, the counts carried over.
   let reader: any RecordReader
+  /// The reader again when it reads ahead, the usual case, called directly: through the
+  /// protocol each item was copied once more (20 instructions a line).
+  let readAhead: ReadAheadReader?
   /// Whether reading may wait for a writer (a pipe, a terminal, a live source): only then are
   /// cues flushed, and time advanced, before a read. A regular file or memory never makes a
   /// reader wait.
@@ -24,6 +27,7 @@ import Crease
   {
     self.index = index
     self.reader = reader
+    self.readAhead = reader as? ReadAheadReader
     self.isLive = isLive
     self.loop = loop
     self.counts = counts

@@ -233,7 +233,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     /// Reads and handles one item of `source`.
     mutating func step(_ source: ReplaySource) throws -> Step {
       if source.isLive && !source.reader.hasBufferedItem { try waitForInput(from: source) }
-      let item = try source.reader.next()
+      let item = try source.readAhead?.next() ?? source.reader.next()
       if case .endOfInput = item { return try endOfSource(source) }
       source.counts.lines += 1
       switch consume item {
