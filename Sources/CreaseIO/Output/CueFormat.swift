@@ -48,9 +48,12 @@ public enum CueFormat: String, CaseIterable, Sendable {
   /// Writes `cue` as one JSON line, at most ``jsonLineCapacity(_:)`` bytes.
   package static func encodeJSONLine(_ cue: Cue, to writer: inout UnsafeByteWriter) {
     writer.write(#"{"t":"#)
+    let time = writer.cursor
     writer.writeInteger(cue.t.rawValue)
+    let timeDigits = UnsafeRawBufferPointer(start: time, count: writer.cursor - time)
     writer.write(#","since":"#)
-    writer.writeInteger(cue.since.rawValue)
+    // Most cues take effect at the time of the input they reflect: its digits are copied.
+    if cue.since == cue.t { writer.write(timeDigits) } else { writer.writeInteger(cue.since.rawValue) }
     writer.write(#","cue":""#)
     // Cue names are plain ASCII: nothing to escape.
     var name = cue.kind.name
