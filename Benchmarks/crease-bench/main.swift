@@ -112,7 +112,7 @@ if reference.name.hasPrefix("python3") {
 let crease = String(arguments[0][..<(arguments[0].lastIndex(of: "/") ?? arguments[0].startIndex)]) + "/crease"
 if access(crease, X_OK) == 0 {
   // Instructions per line under callgrind: stable where wall time is not. The small trace keeps
-  // valgrind's run short; start-up is included, and is a few hundred instructions a line at most.
+  // valgrind's run short; start-up is included: about 60 instructions a line at 100,000 lines.
   if Spawn.commandExists("valgrind") {
     let smallBinary = "\(dataDirectory)/bench-\(lineCount / 10).crtrace"
     try Spawn.run("\(crease) convert \(small) -o \(smallBinary)")
