@@ -91,6 +91,26 @@ struct PacedReplayTests {
     #expect(times.last! > 8_000_000_000)
   }
 
+  @Test("--loop over two traces replays both again, merged by t, and counts every line of each pass")
+  func loopSeveral() throws {
+    let directory = temporaryDirectory()
+    try write(
+      #"{"t":0,"kind":"mark","label":"a0"}"# + "\n" + #"{"t":20,"kind":"mark","label":"a20"}"# + "\n",
+      to: "\(directory)/a.jsonl")
+    try write(
+      #"{"t":10,"kind":"mark","label":"b10"}"# + "\n" + #"{"t":20,"kind":"mark","label":"b20"}"# + "\n",
+      to: "\(directory)/b.jsonl")
+    let run = CreaseRun(
+      "replay", "--loop", "2", "--summary", "-f", "text", "\(directory)/a.jsonl", "\(directory)/b.jsonl")
+    #expect(run.status == .success)
+    let labels = run.output.split(separator: "\n").map { String($0.split(separator: "label=").last!) }
+    // Ties in command-line order; each trace's second pass starts 33,333,333 ns after its last t.
+    #expect(labels == ["a0", "b10", "a20", "b20", "a0", "b10", "b20", "a20"])
+    #expect(run.error.contains("a.jsonl: 4 read = 4 processed + 0 rejected + 0 late + 0 blank"))
+    #expect(run.error.contains("b.jsonl: 4 read = 4 processed + 0 rejected + 0 late + 0 blank"))
+    #expect(run.error.contains("all: 8 read = 8 processed + 0 rejected + 0 late + 0 blank"))
+  }
+
   @Test("--loop needs files, not standard input")
   func loopStdin() {
     let run = CreaseRun("replay", "--loop", "2", "-")
