@@ -100,6 +100,28 @@ struct ReplaySummaryTests {
     #expect(pipeline.latencyBound(for: stall) == .milliseconds(300), "3 frames at 10 fps, not at 30")
   }
 
+  @Test("cues drained with their bounds: each the processor's bound for it, after what was there")
+  func drainWithBounds() {
+    var engine = Engine(processor: Pipeline(configuration: .default), reorderWindow: .zero)
+    var header = TraceHeader()
+    header.nominalFrameRates[StreamName(rawValue: "slow")] = 10
+    engine.apply(header)
+    let frame = Frame(stream: StreamName(rawValue: "slow"), pts: PresentationTime(nanoseconds: 0))
+    _ = engine.push(Event(t: 0, .frame(frame)), from: 0)
+    _ = engine.push(Event(t: .milliseconds(1), .mark(label: "m")), from: 0)
+    engine.advance(to: .milliseconds(400))
+    let earlier = Cue(t: 0, since: 0, .mark(label: "earlier"))
+    var cues = [earlier]
+    var bounds: [Nanoseconds?] = [.milliseconds(7)]
+    engine.drainCues(into: &cues, bounds: &bounds)
+    #expect(!engine.hasCues)
+    #expect(cues.first == earlier && bounds.first == .milliseconds(7))
+    #expect(cues.map(\.kind.name).suffix(2) == ["mark", "camera.stall"])
+    #expect(bounds.count == cues.count)
+    #expect(bounds.last == .milliseconds(300), "the stall's bound, 3 frames at 10 fps")
+    for (cue, bound) in zip(cues, bounds).dropFirst() { #expect(bound == engine.latencyBound(for: cue)) }
+  }
+
   /// A summary of `cues`, each judged against its bound, through the replay's own recording.
   func summaryOfCues(_ cues: [(Cue, Nanoseconds)]) throws -> ReplaySummary {
     var summary = ReplaySummary(sources: [])
