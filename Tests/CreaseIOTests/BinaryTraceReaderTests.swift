@@ -63,4 +63,42 @@ struct BinaryTraceReaderTests {
     guard case .bad(_, let message) = try reader.next() else { Issue.record("the second is bad"); return }
     #expect(message == "'stream' must not be empty")
   }
+
+  /// An event of every kind, and a frame and an input on every camera, read back as written; the
+  /// codes just past the last kind and camera are refused. The decoders are switches written
+  /// apart from the encoder's, so this is what keeps the two directions in step.
+  @Test("every kind and camera reads back as written; the next codes are refused")
+  func everyCode() throws {
+    var events = Camera.allCases.flatMap { camera in
+      [
+        Event(t: 1, .frame(Frame(pts: PresentationTime(nanoseconds: 1), camera: camera))),
+        Event(t: 1, .input(stream: .video, camera: camera)),
+      ]
+    }
+    events += [
+      Event(t: 1, .hinge(HingeDelivery(angle: .degrees(90), status: .partiallyOpen))),
+      Event(t: 1, .drop(Drop(pts: PresentationTime(nanoseconds: 2), reason: .outOfBuffers))),
+      Event(t: 1, .direction(DirectionUpdate(toward: CameraSet(.innerFront), away: CameraSet(.backWide)))),
+      Event(t: 1, .display(DisplayChange(display: .outer, fullScreen: true))),
+      Event(t: 1, .app(.background)),
+      Event(t: 1, .session(SessionState(running: true, previewVisible: false))),
+      Event(t: 1, .mark(label: "m")),
+      Event(t: 1, .end),
+    ]
+    #expect(Set(events.map(\.payload.kind)) == Set(EventKind.allCases))
+    var bytes = BinaryTraceFormat.fileHeader
+    for event in events { BinaryTraceEncoder.encode(.event(event), into: &bytes) }
+    // A record of kind 11, then an input whose camera byte is 6: one past the last of each.
+    bytes += [9, 0, 0, 0, 11] + [UInt8](repeating: 0, count: 8)
+    bytes += [19, 0, 0, 0, 4] + [UInt8](repeating: 0, count: 8) + [5, 0, 0, 0] + Array("video".utf8) + [6]
+    let reader = BinaryTraceReader(source: MemorySource(bytes))
+    for event in events {
+      guard case .record(.event(let read)) = try reader.next() else { Issue.record("\(event)"); return }
+      #expect(read == event)
+    }
+    guard case .bad(_, let kindMessage) = try reader.next(), case .bad(_, let cameraMessage) = try reader.next()
+    else { Issue.record("the last two records are bad"); return }
+    #expect(kindMessage == "unknown record kind 11")
+    #expect(cameraMessage == "unknown camera")
+  }
 }

@@ -33,12 +33,23 @@ public enum BinaryTraceFormat {
     }
   }
 
-  static func eventKind(_ code: UInt8) -> EventKind? { eventKinds[Int(code)] }
-
-  /// The kind of each code, derived once from `code(_:)` so the two cannot
-  /// disagree (a search of `allCases` per record cost about 100 instructions).
-  private static let eventKinds: [EventKind?] = (0...255).map { code in
-    EventKind.allCases.first { Self.code($0) == code }
+  /// The kind of a record kind byte. A switch, like the other decoders: a table of optionals
+  /// derived from `code(_:)` was guarded by a `swift_once` on every record (10 instructions,
+  /// and the table's bounds check); the reader's tests keep the two directions in step.
+  static func eventKind(_ code: UInt8) -> EventKind? {
+    switch code {
+    case 1: .hinge
+    case 2: .frame
+    case 3: .drop
+    case 4: .input
+    case 5: .direction
+    case 6: .display
+    case 7: .app
+    case 8: .session
+    case 9: .mark
+    case 10: .end
+    default: nil
+    }
   }
 
   /// The byte of each camera, fixed by the format. A direction update's camera sets are stored
@@ -54,11 +65,16 @@ public enum BinaryTraceFormat {
     }
   }
 
-  static func camera(_ code: UInt8) -> Camera? { cameras[Int(code)] }
-
-  /// The camera of each code, derived once from the forward mapping like `eventKinds`.
-  private static let cameras: [Camera?] = (0...255).map { code in
-    Camera.allCases.first { Self.code($0) == code }
+  static func camera(_ code: UInt8) -> Camera? {
+    switch code {
+    case 0: .outerFront
+    case 1: .innerFront
+    case 2: .virtualFront
+    case 3: .backWide
+    case 4: .backUltraWide
+    case 5: .backTelephoto
+    default: nil
+    }
   }
 
   /// Whether a path names a binary trace.
