@@ -38,7 +38,8 @@ enum FuzzChecks {
     let sink = MemorySink()
     do {
       let result = try TraceConverter.convert(
-        MemorySource(bytes, name: name), to: sink, binary: toBinary, diagnostics: DiscardingSink())
+        MemorySource(bytes, name: name), to: sink, binary: toBinary ? BinaryTraceFormat.version : nil,
+        diagnostics: DiscardingSink())
       return (sink.bytes, result.rejected)
     } catch {
       fatalError("a conversion in memory cannot fail to read or write: \(error)")

@@ -49,10 +49,11 @@ rows.append(
     name: "crease replay (JSONL, in-process)", seconds: try replayTime(large), lines: lineCount,
     bytes: largeBytes))
 
-let binary = "\(dataDirectory)/bench-\(lineCount).crtrace"
+// Named by format version, so that a kept conversion in an older version is not measured.
+let binary = "\(dataDirectory)/bench-\(lineCount).v\(BinaryTraceFormat.version).crtrace"
 if access(binary, R_OK) != 0 {
   _ = try TraceConverter.convert(
-    try FileSource(path: large), to: try FileSink(creatingFileAt: binary), binary: true,
+    try FileSource(path: large), to: try FileSink(creatingFileAt: binary), binary: BinaryTraceFormat.version,
     diagnostics: DiscardingSink())
 }
 rows.append(

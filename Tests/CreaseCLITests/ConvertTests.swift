@@ -12,10 +12,13 @@ struct ConvertTests {
     "synth-accessory", "synth-day",
   ]
 
-  @Test("replaying a trace's binary conversion gives the same cues, byte for byte", arguments: Self.traces)
-  func sameCues(name: String) throws {
+  @Test(
+    "replaying a trace's binary conversion, in either version, gives the same cues, byte for byte",
+    arguments: Self.traces, BinaryTraceFormat.readableVersions)
+  func sameCues(name: String, version: UInt16) throws {
     let directory = temporaryDirectory()
-    let convert = CreaseRun("convert", tracePath("\(name).jsonl"), "-o", "\(directory)/t.crtrace")
+    let convert = CreaseRun(
+      "convert", tracePath("\(name).jsonl"), "-o", "\(directory)/t.crtrace", "--binary-version", "\(version)")
     #expect(convert.status == .success)
     let binary = CreaseRun("replay", "\(directory)/t.crtrace")
     #expect(binary.status == .success)
@@ -42,6 +45,27 @@ struct ConvertTests {
       CreaseRun("replay", "\(directory)/t.crtrace").output == contents(of: tracePath("bad-lines.cues.jsonl")))
   }
 
+  @Test("--binary-version picks the version written; version 2 is about half the size; others are refused")
+  func binaryVersion() {
+    let directory = temporaryDirectory()
+    var sizes: [UInt16: Int] = [:]
+    for version in BinaryTraceFormat.readableVersions {
+      let path = "\(directory)/v\(version).crtrace"
+      #expect(
+        CreaseRun("convert", tracePath("synth-day.jsonl"), "-o", path, "--binary-version", "\(version)")
+          .status == .success)
+      let written = bytes(of: path) ?? []
+      #expect(Array(written.prefix(12)) == BinaryTraceFormat.fileHeader(version: version))
+      sizes[version] = written.count
+    }
+    #expect(sizes[2]! * 10 < sizes[1]! * 6, "\(sizes)")
+    let refused = CreaseRun(
+      "convert", tracePath("synth-day.jsonl"), "-o", "\(directory)/v3.crtrace", "--binary-version", "3")
+    #expect(refused.status == .usage)
+    #expect(
+      refused.error.hasPrefix("Error: The value '3' is invalid for '--binary-version': expected 1 or 2."))
+  }
+
   @Test("convert needs -o")
   func missingOutput() {
     let run = CreaseRun("convert", tracePath("every-kind.jsonl"))
@@ -49,8 +73,11 @@ struct ConvertTests {
     #expect(run.error.hasPrefix("Error: Missing expected option '-o <file>'."))
   }
 
-  /// A binary trace of `records` (each already length-prefixed) behind a file header.
-  func binaryTrace(_ body: [UInt8], header: [UInt8] = BinaryTraceFormat.fileHeader) throws -> String {
+  /// A binary trace of `records` (each already length-prefixed) behind a file header, version 1
+  /// unless `header` says otherwise.
+  func binaryTrace(_ body: [UInt8], header: [UInt8] = BinaryTraceFormat.fileHeader(version: 1)) throws
+    -> String
+  {
     let path = "\(temporaryDirectory())/t.crtrace"
     let sink = try FileSink(creatingFileAt: path)
     try sink.write(header + body)
@@ -63,9 +90,11 @@ struct ConvertTests {
     return (0..<4).map { UInt8(truncatingIfNeeded: count >> (8 * $0)) } + body
   }
 
+  /// `record` in version 1, which the hand-made damaged records below follow.
   func encoded(_ record: TraceRecord) -> [UInt8] {
+    var encoder = BinaryTraceEncoder(version: 1)
     var bytes: [UInt8] = []
-    BinaryTraceEncoder.encode(record, into: &bytes)
+    encoder.encode(record, into: &bytes)
     return bytes
   }
 
@@ -73,7 +102,7 @@ struct ConvertTests {
     "a damaged binary trace gets a clear error at the record and byte it concerns",
     arguments: [
       ("magic", "<file>:0:1: error: not a crease binary trace"),
-      ("version", "<file>:0:1: error: unsupported binary trace version 9"),
+      ("version", "<file>:0:1: error: unsupported binary trace version 9; this crease reads versions 1 to 2"),
       ("truncated", ":2:"),
       ("oversized", "exceeds the 1048576-byte limit"),
       ("kind", "unknown record kind 42"),
@@ -85,7 +114,7 @@ struct ConvertTests {
     ])
   func damaged(kind: String, message: String) throws {
     let good = encoded(.event(Event(t: 1, .mark(label: "ok"))))
-    var header = BinaryTraceFormat.fileHeader
+    var header = BinaryTraceFormat.fileHeader(version: 1)
     var body: [UInt8]
     switch kind {
     case "magic": header[0] = UInt8(ascii: "X"); body = good

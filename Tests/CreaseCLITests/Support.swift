@@ -77,15 +77,20 @@ func removeDirectory(_ path: String) {
   try? FileManager.default.removeItem(atPath: path)
 }
 
-/// The contents of a file, or nil.
+/// The contents of a file as text, or nil.
 func contents(of path: String) -> String? {
+  bytes(of: path).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// The bytes of a file, or nil.
+func bytes(of path: String) -> [UInt8]? {
   guard let source = try? FileSource(path: path) else { return nil }
   var bytes: [UInt8] = []
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
   while let count = try? chunk.withUnsafeMutableBytes({ try source.read(into: $0) }), count > 0 {
     bytes += chunk[..<count]
   }
-  return String(decoding: bytes, as: UTF8.self)
+  return bytes
 }
 
 /// Writes `text` to `path`.

@@ -1,7 +1,8 @@
 import Crease
-import CreaseIO
 import CreaseSynth
 import Testing
+
+@testable import CreaseIO
 
 @Suite("binary trace reader")
 struct BinaryTraceReaderTests {
@@ -15,12 +16,15 @@ struct BinaryTraceReaderTests {
 
   /// Frames, drops and inputs on the names in a seeded order, read back: every event's stream is
   /// the name it was written with, however the names come and go from the reader's memory.
-  @Test("every stream name reads back as written, in any order", arguments: 0..<8)
-  func streamNames(seed: UInt64) throws {
+  @Test(
+    "every stream name reads back as written, in any order",
+    arguments: BinaryTraceFormat.readableVersions, 0..<8)
+  func streamNames(version: UInt16, seed: UInt64) throws {
     var random = SplitMix64(seed: seed)
     // Few names in some runs (all remembered), all of them in others (more than it remembers).
     let names = Self.names.prefix(seed % 2 == 0 ? 3 : Self.names.count)
-    var bytes = BinaryTraceFormat.fileHeader
+    var encoder = BinaryTraceEncoder(version: version)
+    var bytes = encoder.fileHeader
     var written: [Event] = []
     for index in 0..<600 {
       let stream = names[names.startIndex + Int(random.next() % UInt64(names.count))]
@@ -33,28 +37,47 @@ struct BinaryTraceReaderTests {
       default: event = Event(t: t, .input(stream: stream, camera: .virtualFront))
       }
       written.append(event)
-      var record: [UInt8] = []
-      BinaryTraceEncoder.encode(.event(event), into: &record)
-      bytes += record
+      encoder.encode(.event(event), into: &bytes)
     }
+    #expect(try Self.events(in: bytes) == written, "version \(version), seed \(seed)")
+  }
+
+  /// The events of a binary trace, recording an issue at the first item that is not one.
+  static func events(in bytes: [UInt8]) throws -> [Event] {
     let reader = BinaryTraceReader(source: MemorySource(bytes))
     var read: [Event] = []
     while true {
       let item = try reader.next()
       guard case .record(.event(let event)) = item else {
-        if case .endOfInput = item {} else { Issue.record("seed \(seed): \(item)") }
-        break
+        if case .endOfInput = item {} else { Issue.record("item \(read.count + 1): \(item)") }
+        return read
       }
       read.append(event)
     }
-    #expect(read == written, "seed \(seed)")
   }
 
-  @Test("an empty stream name is refused even after names were remembered")
-  func emptyStreamName() throws {
-    var bytes = BinaryTraceFormat.fileHeader
-    for stream: StreamName in ["video", ""] {
-      BinaryTraceEncoder.encode(
+  @Test("past the name table's capacity, names are spelled out and still read back as written")
+  func moreNamesThanTheTableHolds() throws {
+    var encoder = BinaryTraceEncoder()
+    var bytes = encoder.fileHeader
+    let count = BinaryNameTable.capacity + 100
+    // Every name once, then each again in reverse: early ones by number, the rest spelled out.
+    let order = Array(0..<count) + (0..<count).reversed()
+    let written = order.enumerated().map { index, name in
+      Event(t: Nanoseconds(Int64(index)), .input(stream: StreamName(rawValue: "s\(name)"), camera: .backWide))
+    }
+    for event in written { encoder.encode(.event(event), into: &bytes) }
+    #expect(try Self.events(in: bytes) == written)
+  }
+
+  @Test(
+    "an empty stream name is refused even after names were remembered, and the table stays in step",
+    arguments: BinaryTraceFormat.readableVersions)
+  func emptyStreamName(version: UInt16) throws {
+    var encoder = BinaryTraceEncoder(version: version)
+    var bytes = encoder.fileHeader
+    for stream: StreamName in ["video", "", "video", "front"] {
+      encoder.encode(
         .event(Event(t: 0, .frame(Frame(stream: stream, pts: PresentationTime(nanoseconds: 0))))),
         into: &bytes)
     }
@@ -62,13 +85,22 @@ struct BinaryTraceReaderTests {
     guard case .record = try reader.next() else { Issue.record("the first frame is good"); return }
     guard case .bad(_, let message) = try reader.next() else { Issue.record("the second is bad"); return }
     #expect(message == "'stream' must not be empty")
+    for expected: StreamName in ["video", "front"] {
+      guard case .record(.event(let event)) = try reader.next(), case .frame(let frame) = event.payload else {
+        Issue.record("a frame on \(expected)")
+        return
+      }
+      #expect(frame.stream == expected)
+    }
   }
 
   /// An event of every kind, and a frame and an input on every camera, read back as written; the
   /// codes just past the last kind and camera are refused. The decoders are switches written
   /// apart from the encoder's, so this is what keeps the two directions in step.
-  @Test("every kind and camera reads back as written; the next codes are refused")
-  func everyCode() throws {
+  @Test(
+    "every kind and camera reads back as written; the next codes are refused",
+    arguments: BinaryTraceFormat.readableVersions)
+  func everyCode(version: UInt16) throws {
     var events = Camera.allCases.flatMap { camera in
       [
         Event(t: 1, .frame(Frame(pts: PresentationTime(nanoseconds: 1), camera: camera))),
@@ -86,19 +118,124 @@ struct BinaryTraceReaderTests {
       Event(t: 1, .end),
     ]
     #expect(Set(events.map(\.payload.kind)) == Set(EventKind.allCases))
-    var bytes = BinaryTraceFormat.fileHeader
-    for event in events { BinaryTraceEncoder.encode(.event(event), into: &bytes) }
-    // A record of kind 11, then an input whose camera byte is 6: one past the last of each.
-    bytes += [9, 0, 0, 0, 11] + [UInt8](repeating: 0, count: 8)
-    bytes += [19, 0, 0, 0, 4] + [UInt8](repeating: 0, count: 8) + [5, 0, 0, 0] + Array("video".utf8) + [6]
+    var encoder = BinaryTraceEncoder(version: version)
+    var bytes = encoder.fileHeader
+    for event in events { encoder.encode(.event(event), into: &bytes) }
+    // A record of kind 11, then an input whose camera is 6: one past the last of each.
+    if version == 1 {
+      bytes += [9, 0, 0, 0, 11] + [UInt8](repeating: 0, count: 8)
+      bytes += [19, 0, 0, 0, 4] + [UInt8](repeating: 0, count: 8) + [5, 0, 0, 0] + Array("video".utf8) + [6]
+    } else {
+      bytes += [2, 11, 0]  // kind 11, the same t
+      bytes += [3, 4 | 6 << 4, 0, 1]  // camera 6 packed with kind 4, the same t, name number 1
+    }
     let reader = BinaryTraceReader(source: MemorySource(bytes))
     for event in events {
       guard case .record(.event(let read)) = try reader.next() else { Issue.record("\(event)"); return }
       #expect(read == event)
     }
-    guard case .bad(_, let kindMessage) = try reader.next(), case .bad(_, let cameraMessage) = try reader.next()
+    guard case .bad(_, let kindMessage) = try reader.next(),
+      case .bad(_, let cameraMessage) = try reader.next()
     else { Issue.record("the last two records are bad"); return }
     #expect(kindMessage == "unknown record kind 11")
     #expect(cameraMessage == "unknown camera")
+  }
+
+  /// Version 2 records damaged one way each, between two good marks: the first at t 10, the
+  /// last 10 after the damaged record's `t` (most of which are 5 after the first's). The message,
+  /// and the last mark's `t` when reading goes on past the damage.
+  static let damagedVersion2Records: [(record: [UInt8], message: String, lastTime: Int64?)] = [
+    ([2, 11, 10], "unknown record kind 11", 25),
+    ([2, 9 | 1 << 4, 10], "unused bits set in kind byte 25", 25),
+    ([3, 4, 10, 7], "name number 7 was not defined before", 25),
+    ([4, 2 | 8 << 4, 10, 0, 0], "'stream' must not be empty", 25),
+    ([3, 9, 21, 0], "'t' must not be negative (-1)", 9),
+    (
+      [3, 9, 0x85, 0x00],
+      "the record's 't' cannot be read (a number is not in its shortest form); later times depend on it", nil
+    ),
+    (
+      [2, 9, 0x85],
+      "the record's 't' cannot be read (the record ends inside a field); later times depend on it", nil
+    ),
+    ([0x83, 0x00, 9, 10, 0], "a record length is not in its shortest form", nil),
+    ([0xFF, 0xFF, 0xFF, 0x7F], "a record length of more than 3 bytes exceeds the 1048576-byte limit", nil),
+  ]
+
+  @Test(
+    "a damaged version 2 record is reported; only an unreadable t or length stops the file",
+    arguments: Self.damagedVersion2Records)
+  func damagedVersion2(record: [UInt8], message: String, lastTime: Int64?) throws {
+    var encoder = BinaryTraceEncoder()
+    var bytes = encoder.fileHeader
+    encoder.encode(.event(Event(t: 10, .mark(label: "before"))), into: &bytes)
+    let damagedAt = bytes.count
+    bytes += record
+    bytes += [4, 9, 20, 1, UInt8(ascii: "a")]  // a mark, 10 after the record before, labelled "a"
+    let reader = BinaryTraceReader(source: MemorySource(bytes))
+    guard case .record = try reader.next() else { Issue.record("the first mark is good"); return }
+    guard case .bad(let column, let reported) = try reader.next() else { Issue.record("not bad"); return }
+    #expect(reported == message)
+    #expect(column == damagedAt + 1, "the damaged record's first byte")
+    switch try reader.next() {
+    case .record(.event(let event)):
+      #expect(event == Event(t: Nanoseconds(lastTime ?? -1), .mark(label: "a")))
+    case .endOfInput:
+      #expect(lastTime == nil, "reading stopped at the damage")
+    case let other:
+      Issue.record("\(other)")
+    }
+  }
+
+  /// The number `bytes` decode to, or the failure, with 8 readable bytes past them as the reader
+  /// keeps (a varint is loaded 8 bytes at a time).
+  static func varint(_ bytes: [UInt8]) -> Result<UInt64, BodyReader.Failure> {
+    let padded = bytes + [UInt8](repeating: 0xFF, count: 8)
+    return padded.withUnsafeBytes { buffer in
+      var body = BodyReader(bytes: buffer, position: 0, end: bytes.count)
+      return Result { () throws(BodyReader.Failure) in
+        let value = try body.varint()
+        guard body.position == bytes.count else { throw BodyReader.Failure("read \(body.position) bytes") }
+        return value
+      }
+    }
+  }
+
+  @Test("varints of every length read back; longer forms and cut-off ones are refused", arguments: 0..<4)
+  func varints(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    // Each length's bounds, then seeded numbers of every width.
+    var numbers: [UInt64] = [0, .max]
+    for bits in stride(from: 7, to: 64, by: 7) { numbers += [1 << UInt64(bits) - 1, 1 << UInt64(bits)] }
+    numbers += (0..<200).map { index in random.next() >> UInt64(index % 64) }
+    for number in numbers {
+      var encoded: [UInt8] = []
+      BinaryTraceEncoder.putVarint(number, &encoded)
+      guard case .success(let decoded) = Self.varint(encoded), decoded == number else {
+        Issue.record("seed \(seed): \(number) as \(encoded) reads back as \(Self.varint(encoded))")
+        continue
+      }
+      if encoded.count > 1 {
+        guard case .failure = Self.varint(Array(encoded.dropLast())) else {
+          Issue.record("seed \(seed): \(number) cut short is not refused")
+          continue
+        }
+      }
+      if encoded.count < 10 {
+        var longer = encoded
+        longer[longer.count - 1] |= 0x80
+        longer.append(0)
+        guard case .failure(let failure) = Self.varint(longer) else {
+          Issue.record("seed \(seed): \(number) in a longer form is not refused")
+          continue
+        }
+        #expect(failure.message == "a number is not in its shortest form")
+      }
+    }
+    guard case .failure(let tooWide) = Self.varint([UInt8](repeating: 0xFF, count: 9) + [2]) else {
+      Issue.record("a number past 64 bits is not refused")
+      return
+    }
+    #expect(tooWide.message == "a number does not fit in 64 bits")
   }
 }

@@ -84,17 +84,18 @@ struct ReadAheadReaderTests {
 
   @Test("binary: the records, bad records and positions are handed over as read")
   func binaryAcrossBatches() throws {
-    var bytes = BinaryTraceFormat.fileHeader
+    var encoder = BinaryTraceEncoder()
+    var bytes = encoder.fileHeader
     for index in 0..<(2 * ReadAheadReader.batchSize + 5) {
       let t = Nanoseconds(Int64(index) * 1_000_000)
       let payload: Event.Payload =
         index % 2 == 0
         ? .hinge(HingeDelivery(angle: .degrees(Double(index % 180)), status: .partiallyOpen))
         : .mark(label: "label \(index)")
-      BinaryTraceEncoder.encode(.event(Event(t: t, payload)), into: &bytes)
+      encoder.encode(.event(Event(t: t, payload)), into: &bytes)
     }
-    bytes += [3, 0, 0, 0, 0xEE, 0, 0]  // a record of an unknown kind
-    bytes += [9, 0, 0, 0, 1]  // a truncated record: the last item
+    bytes += [2, 0x0E, 0]  // a record of an unknown kind
+    bytes += [9, 1]  // a truncated record: the last item
     let expected = Self.observe(BinaryTraceReader(source: MemorySource(bytes)))
     let observed = Self.observe(ReadAheadReader(BinaryTraceReader(source: MemorySource(bytes))))
     #expect(expected.items.filter { $0.item.hasPrefix("bad") }.count == 2)

@@ -62,7 +62,7 @@ struct ReplayThreadsTests {
   static let binaryTrace: [UInt8] = {
     let converted = MemorySink()
     _ = try? TraceConverter.convert(
-      MemorySource(trace), to: converted, binary: true, diagnostics: MemorySink())
+      MemorySource(trace), to: converted, binary: BinaryTraceFormat.version, diagnostics: MemorySink())
     return converted.bytes
   }()
 
@@ -173,7 +173,8 @@ struct ReplayThreadsTests {
     text += #"{"t":1000000000,"kind":"mark","label":"last"}"# + "\n"
     let converted = MemorySink()
     _ = try TraceConverter.convert(
-      MemorySource(Array(text.utf8)), to: converted, binary: true, diagnostics: MemorySink())
+      MemorySource(Array(text.utf8)), to: converted, binary: BinaryTraceFormat.version,
+      diagnostics: MemorySink())
     let expected = Self.replay(converted.bytes, threads: 1, name: "burst.crtrace")
     let observed = Self.replay(converted.bytes, threads: 2, name: "burst.crtrace")
     #expect(observed.writtenElsewhere)

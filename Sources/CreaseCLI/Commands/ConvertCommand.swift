@@ -19,7 +19,7 @@ enum ConvertCommand: Subcommand {
       reported as FILE:LINE:COL and skipped (exit 65).
       """,
     arguments: [.init("input", help: "The trace to read ('-' for standard input).")],
-    options: [outputOption, toOption])
+    options: [outputOption, toOption, binaryVersionOption])
 
   static let outputOption = CommandDescription.Option(
     ["-o", "--output"], value: "file", isRequired: true, help: "The trace to write ('-' for standard output)."
@@ -28,16 +28,29 @@ enum ConvertCommand: Subcommand {
     ["--to"], value: "format", completion: .values(TraceFormat.allCases.map(\.rawValue)),
     help: "The output format, jsonl or binary (default: by the output's extension).")
 
+  static let binaryVersionOption = CommandDescription.Option(
+    ["--binary-version"], value: "n",
+    completion: .values(BinaryTraceFormat.readableVersions.map(String.init)),
+    help: """
+      The binary format version to write: 2 (the default) or 1, for readers that know only \
+      version 1.
+      """)
+
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let path = arguments.value(outputOption)!  // a required option: the parser checked it
     let format =
       try arguments.choice(toOption, of: TraceFormat.self)
       ?? (BinaryTraceFormat.isBinary(path: path) ? .binary : .jsonl)
+    let versions = BinaryTraceFormat.readableVersions
+    let version =
+      try arguments.value(
+        binaryVersionOption, as: "\(versions.lowerBound) or \(versions.upperBound)",
+        { UInt16($0).flatMap { versions.contains($0) ? $0 : nil } }) ?? BinaryTraceFormat.version
     try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals)
     let source = try TraceInputs.open(arguments.positionals, streams: streams)[0]
     let target = try OutputTarget(path, streams: streams)
     let result = try TraceConverter.convert(
-      source, to: target.sink, binary: format == .binary, diagnostics: streams.error)
+      source, to: target.sink, binary: format == .binary ? version : nil, diagnostics: streams.error)
     try target.commit()
     return result.rejected > 0 ? .dataError : .success
   }

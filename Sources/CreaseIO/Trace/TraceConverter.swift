@@ -13,13 +13,14 @@ public enum TraceConverter {
     public var rejected = 0
   }
 
-  /// Converts `source` (its format by its name's extension) into `sink` in the binary format
-  /// when `binary`, else JSON Lines.
+  /// Converts `source` (its format by its name's extension) into `sink` in version `binary` of
+  /// the binary format, or in JSON Lines when `binary` is `nil`.
   public static func convert(
-    _ source: ByteSource, to sink: ByteSink, binary: Bool, diagnostics: ByteSink, reportLimit: Int = 20
+    _ source: ByteSource, to sink: ByteSink, binary: UInt16?, diagnostics: ByteSink, reportLimit: Int = 20
   ) throws -> Result {
     var result = Result()
-    var output: [UInt8] = binary ? BinaryTraceFormat.fileHeader : []
+    var encoder = BinaryTraceEncoder(version: binary ?? BinaryTraceFormat.version)
+    var output: [UInt8] = binary != nil ? encoder.fileHeader : []
     let reader = RecordReaders.open(source)
     var diagnostics = Diagnostics(sink: diagnostics, limit: reportLimit)
     reading: while true {
@@ -32,8 +33,8 @@ public enum TraceConverter {
         result.rejected += 1
         try diagnostics.reject(reader, column: column, message)
       case .record(let record):
-        if binary {
-          BinaryTraceEncoder.encode(record, into: &output)
+        if binary != nil {
+          encoder.encode(record, into: &output)
         } else {
           TraceEncoder.encode(record, into: &output)
         }

@@ -1,114 +1,159 @@
 import Crease
 
-/// Writes trace records in the binary format: a 4-byte little-endian body length, then the
-/// body (kind byte, `t` for events, the fields).
-public enum BinaryTraceEncoder {
-  /// Appends `record`, length prefix included, to `output`.
-  public static func encode(_ record: TraceRecord, into output: inout [UInt8]) {
-    let lengthAt = output.count
-    output.append(contentsOf: [0, 0, 0, 0])
-    switch record {
-    case .header(let header):
-      output.append(BinaryTraceFormat.headerCode)
-      put(UInt16(truncatingIfNeeded: header.version), &output)
-      putOptional(header.device, &output)
-      putOptional(header.os, &output)
-      let streams = header.nominalFrameRates.keys.sorted { $0.rawValue < $1.rawValue }
-      put(UInt16(streams.count), &output)
-      for stream in streams {
-        put(stream.rawValue, &output)
-        put(header.nominalFrameRates[stream]!.bitPattern, &output)
-      }
-    case .event(let event):
-      encode(event, into: &output)
-    }
-    let length = UInt32(output.count - lengthAt - 4)
-    for index in 0..<4 { output[lengthAt + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
+/// Writes trace records in the binary format, version 2 unless asked for version 1.
+///
+/// A version 2 record depends on those before it (its `t` is a difference, its names may be
+/// numbers), so one encoder writes one file, from its ``fileHeader`` on, record by record.
+///
+/// ```swift
+/// var encoder = BinaryTraceEncoder()
+/// var bytes = encoder.fileHeader
+/// encoder.encode(.event(Event(t: 0, .mark(label: "start"))), into: &bytes)
+/// ```
+public struct BinaryTraceEncoder {
+  /// The format version written.
+  public let version: UInt16
+  /// The `t` of the last event written, which the next one's difference is from.
+  private var previousTime: Int64 = 0
+  /// The number of each name in the table the reader will build, from 1.
+  private var nameNumbers: [String: UInt64] = [:]
+  /// A record's body, kept to be reused: its length goes before it.
+  private var body: [UInt8] = []
+
+  /// An encoder for a new file of `version` (one of ``BinaryTraceFormat/readableVersions``).
+  public init(version: UInt16 = BinaryTraceFormat.version) {
+    precondition(BinaryTraceFormat.readableVersions.contains(version), "no binary trace version \(version)")
+    self.version = version
   }
 
-  private static func encode(_ event: Event, into output: inout [UInt8]) {
-    func start(_ kind: EventKind) {
-      output.append(BinaryTraceFormat.code(kind))
-      put(UInt64(bitPattern: event.t.rawValue), &output)
+  /// The bytes a file starts with: magic, version, reserved flags.
+  public var fileHeader: [UInt8] { BinaryTraceFormat.fileHeader(version: version) }
+
+  /// Appends `record`, length prefix included, to `output`.
+  public mutating func encode(_ record: TraceRecord, into output: inout [UInt8]) {
+    guard version == 2 else {
+      Self.encodeVersion1(record, into: &output)
+      return
+    }
+    var body = self.body
+    self.body = []
+    body.removeAll(keepingCapacity: true)
+    switch record {
+    case .header(let header): Self.encodeVersion2(header, into: &body)
+    case .event(let event): encodeVersion2(event, into: &body)
+    }
+    Self.putVarint(UInt64(body.count), &output)
+    output += body
+    self.body = body
+  }
+
+  private mutating func encodeVersion2(_ event: Event, into output: inout [UInt8]) {
+    func start(_ kind: EventKind, packing packed: UInt8 = 0) {
+      output.append(BinaryTraceFormat.code(kind) | packed << 4)
+      Self.putVarint(Self.zigzag(event.t.rawValue &- previousTime), &output)
+      previousTime = event.t.rawValue
     }
     switch event.payload {
     case .hinge(let delivery):
-      start(.hinge)
       guard let delivery else {
-        output.append(0)
+        start(.hinge)
         return
       }
-      output.append(delivery.angle.unit == .degrees ? 1 : 2)
-      put(delivery.angle.value.bitPattern, &output)
-      output.append(BinaryTraceFormat.code(delivery.status))
+      let form: UInt8 = delivery.angle.unit == .degrees ? 1 : 2
+      start(.hinge, packing: form | BinaryTraceFormat.code(delivery.status) << 2)
+      Self.put(delivery.angle.value.bitPattern, &output)
     case .frame(let frame):
-      start(.frame)
-      put(frame.stream.rawValue, &output)
-      put(frame.pts, &output)
-      output.append(frame.camera.map { BinaryTraceFormat.code($0) + 1 } ?? 0)
+      let camera = frame.camera.map { BinaryTraceFormat.code($0) + 1 } ?? 0
+      start(.frame, packing: camera | Self.nanosecondFlag(frame.pts))
+      putName(frame.stream.rawValue, &output)
+      Self.putVersion2(frame.pts, &output)
     case .drop(let drop):
-      start(.drop)
-      put(drop.stream.rawValue, &output)
-      put(drop.pts, &output)
-      output.append(BinaryTraceFormat.code(drop.reason))
+      start(.drop, packing: BinaryTraceFormat.code(drop.reason) | Self.nanosecondFlag(drop.pts))
+      putName(drop.stream.rawValue, &output)
+      Self.putVersion2(drop.pts, &output)
     case .input(let stream, let camera):
-      start(.input)
-      put(stream.rawValue, &output)
-      output.append(BinaryTraceFormat.code(camera))
+      start(.input, packing: BinaryTraceFormat.code(camera))
+      putName(stream.rawValue, &output)
     case .direction(let update):
       start(.direction)
-      put(update.view.rawValue, &output)
+      putName(update.view.rawValue, &output)
       output.append(update.toward.rawValue)
       output.append(update.away.rawValue)
     case .display(let change):
-      start(.display)
-      output.append(BinaryTraceFormat.code(change.display))
-      output.append(change.fullScreen ? 1 : 0)
+      start(.display, packing: BinaryTraceFormat.code(change.display) | (change.fullScreen ? 0b10 : 0))
     case .app(let state):
-      start(.app)
-      output.append(BinaryTraceFormat.code(state))
+      start(.app, packing: BinaryTraceFormat.code(state))
     case .session(let session):
-      start(.session)
-      output.append(session.running ? 1 : 0)
-      output.append(session.previewVisible.map { $0 ? 2 : 1 } ?? 0)
+      let preview: UInt8 = session.previewVisible.map { $0 ? 2 : 1 } ?? 0
+      start(.session, packing: (session.running ? 1 : 0) | preview << 1)
     case .mark(let label):
       start(.mark)
-      put(label, &output)
+      Self.putVersion2(label, &output)
     case .end:
       start(.end)
     }
   }
 
-  static func put(_ value: UInt16, _ output: inout [UInt8]) {
-    output.append(UInt8(truncatingIfNeeded: value))
-    output.append(UInt8(truncatingIfNeeded: value >> 8))
+  private static func encodeVersion2(_ header: TraceHeader, into output: inout [UInt8]) {
+    output.append(BinaryTraceFormat.headerCode)
+    putVarint(UInt64(truncatingIfNeeded: header.version), &output)
+    for text in [header.device, header.os] {
+      output.append(text == nil ? 0 : 1)
+      if let text { putVersion2(text, &output) }
+    }
+    let streams = header.nominalFrameRates.keys.sorted { $0.rawValue < $1.rawValue }
+    putVarint(UInt64(streams.count), &output)
+    for stream in streams {
+      putVersion2(stream.rawValue, &output)
+      put(header.nominalFrameRates[stream]!.bitPattern, &output)
+    }
   }
 
-  static func put(_ value: UInt32, _ output: inout [UInt8]) {
-    for index in 0..<4 { output.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+  /// A name by its number when the table has it, else spelled out after a 0, joining the table
+  /// while it has room (as ``BinaryNameTable`` does on reading).
+  private mutating func putName(_ name: String, _ output: inout [UInt8]) {
+    if let number = nameNumbers[name] {
+      Self.putVarint(number, &output)
+      return
+    }
+    output.append(0)
+    Self.putVersion2(name, &output)
+    if nameNumbers.count < BinaryNameTable.capacity { nameNumbers[name] = UInt64(nameNumbers.count + 1) }
+  }
+
+  /// Bit 3 of a frame's or drop's packed fields: its pts is a plain nanosecond count.
+  private static func nanosecondFlag(_ pts: PresentationTime) -> UInt8 {
+    pts.timescale == PresentationTime.nanosecondTimescale ? 0b1000 : 0
+  }
+
+  private static func putVersion2(_ pts: PresentationTime, _ output: inout [UInt8]) {
+    putVarint(zigzag(pts.value), &output)
+    if pts.timescale != PresentationTime.nanosecondTimescale { putVarint(UInt64(pts.timescale), &output) }
+  }
+
+  /// A string: its UTF-8 length as a varint, then its bytes.
+  private static func putVersion2(_ text: String, _ output: inout [UInt8]) {
+    putVarint(UInt64(text.utf8.count), &output)
+    output.append(contentsOf: text.utf8)
+  }
+
+  /// An unsigned LEB128 number: seven bits a byte, the lowest first, in its shortest form.
+  static func putVarint(_ value: UInt64, _ output: inout [UInt8]) {
+    var rest = value
+    while rest >= 0x80 {
+      output.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+      rest >>= 7
+    }
+    output.append(UInt8(rest))
+  }
+
+  /// The zigzag code of a signed number (0, 1, 2, 3, … for 0, −1, 1, −2, …), so that numbers
+  /// near zero of either sign are short varints.
+  static func zigzag(_ value: Int64) -> UInt64 {
+    UInt64(bitPattern: (value << 1) ^ (value >> 63))
   }
 
   static func put(_ value: UInt64, _ output: inout [UInt8]) {
     for index in 0..<8 { output.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
-  }
-
-  /// A string: its UTF-8 length (4 bytes) and bytes.
-  static func put(_ text: String, _ output: inout [UInt8]) {
-    put(UInt32(text.utf8.count), &output)
-    output.append(contentsOf: text.utf8)
-  }
-
-  static func putOptional(_ text: String?, _ output: inout [UInt8]) {
-    guard let text else {
-      output.append(0)
-      return
-    }
-    output.append(1)
-    put(text, &output)
-  }
-
-  static func put(_ pts: PresentationTime, _ output: inout [UInt8]) {
-    put(UInt64(bitPattern: pts.value), &output)
-    put(UInt32(bitPattern: pts.timescale), &output)
   }
 }

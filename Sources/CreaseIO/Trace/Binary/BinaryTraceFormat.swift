@@ -1,14 +1,20 @@
 import Crease
 
-/// The binary trace format, version 1 (`.crtrace`): the same records as JSONL, length-prefixed
-/// little-endian fields, for fast replay. The layout is in `Docs/BinaryTraceFormat.md`.
+/// The binary trace format (`.crtrace`): the same records as JSONL, for fast replay. Version 2
+/// is written; versions 1 and 2 are read. The layouts are in `Docs/BinaryTraceFormat.md`.
 public enum BinaryTraceFormat {
   /// The first 8 bytes of every binary trace.
   public static let magic: [UInt8] = Array("CRTRACE".utf8) + [0]
-  /// The version this build writes and reads.
-  public static let version: UInt16 = 1
-  /// The file header: magic, version, reserved flags.
-  public static var fileHeader: [UInt8] { magic + [UInt8(version & 0xFF), UInt8(version >> 8), 0, 0] }
+  /// The version this build writes.
+  public static let version: UInt16 = 2
+  /// The versions this build reads.
+  public static let readableVersions: ClosedRange<UInt16> = 1...2
+  /// The file header of the version this build writes: magic, version, reserved flags.
+  public static var fileHeader: [UInt8] { fileHeader(version: version) }
+  /// The file header of a version: magic, version, reserved flags.
+  public static func fileHeader(version: UInt16) -> [UInt8] {
+    magic + [UInt8(version & 0xFF), UInt8(version >> 8), 0, 0]
+  }
   /// The largest record body read, in bytes (a mark label may be long, not unbounded).
   public static let maximumRecordLength = 1 << 20
   /// The file extension that selects the binary format.
@@ -36,6 +42,19 @@ public enum BinaryTraceFormat {
   /// The kind of a record kind byte. A switch, like the other decoders: a table of optionals
   /// derived from `code(_:)` was guarded by a `swift_once` on every record (10 instructions,
   /// and the table's bounds check); the reader's tests keep the two directions in step.
+  /// The bits of a version 2 kind byte's high half that `kind` uses for its small fields.
+  static func packedBits(of kind: EventKind) -> UInt8 {
+    switch kind {
+    case .hinge, .frame: 0b1111
+    case .drop: 0b1011
+    case .input, .session: 0b0111
+    case .display: 0b0011
+    case .app: 0b0001
+    case .direction, .mark, .end: 0
+    }
+  }
+
+  @inline(__always)
   static func eventKind(_ code: UInt8) -> EventKind? {
     switch code {
     case 1: .hinge

@@ -1,0 +1,109 @@
+import Crease
+
+/// Version 1 records: a 4-byte little-endian body length, then the body (kind byte, `t` for
+/// events as 8 bytes, the fields at fixed widths, names spelled out). Written for a reader that
+/// predates version 2, and by the tests that keep reading version 1.
+extension BinaryTraceEncoder {
+  static func encodeVersion1(_ record: TraceRecord, into output: inout [UInt8]) {
+    let lengthAt = output.count
+    output.append(contentsOf: [0, 0, 0, 0])
+    switch record {
+    case .header(let header):
+      output.append(BinaryTraceFormat.headerCode)
+      put(UInt16(truncatingIfNeeded: header.version), &output)
+      putVersion1Optional(header.device, &output)
+      putVersion1Optional(header.os, &output)
+      let streams = header.nominalFrameRates.keys.sorted { $0.rawValue < $1.rawValue }
+      put(UInt16(streams.count), &output)
+      for stream in streams {
+        putVersion1(stream.rawValue, &output)
+        put(header.nominalFrameRates[stream]!.bitPattern, &output)
+      }
+    case .event(let event):
+      encodeVersion1(event, into: &output)
+    }
+    let length = UInt32(output.count - lengthAt - 4)
+    for index in 0..<4 { output[lengthAt + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
+  }
+
+  private static func encodeVersion1(_ event: Event, into output: inout [UInt8]) {
+    func start(_ kind: EventKind) {
+      output.append(BinaryTraceFormat.code(kind))
+      put(UInt64(bitPattern: event.t.rawValue), &output)
+    }
+    switch event.payload {
+    case .hinge(let delivery):
+      start(.hinge)
+      guard let delivery else {
+        output.append(0)
+        return
+      }
+      output.append(delivery.angle.unit == .degrees ? 1 : 2)
+      put(delivery.angle.value.bitPattern, &output)
+      output.append(BinaryTraceFormat.code(delivery.status))
+    case .frame(let frame):
+      start(.frame)
+      putVersion1(frame.stream.rawValue, &output)
+      putVersion1(frame.pts, &output)
+      output.append(frame.camera.map { BinaryTraceFormat.code($0) + 1 } ?? 0)
+    case .drop(let drop):
+      start(.drop)
+      putVersion1(drop.stream.rawValue, &output)
+      putVersion1(drop.pts, &output)
+      output.append(BinaryTraceFormat.code(drop.reason))
+    case .input(let stream, let camera):
+      start(.input)
+      putVersion1(stream.rawValue, &output)
+      output.append(BinaryTraceFormat.code(camera))
+    case .direction(let update):
+      start(.direction)
+      putVersion1(update.view.rawValue, &output)
+      output.append(update.toward.rawValue)
+      output.append(update.away.rawValue)
+    case .display(let change):
+      start(.display)
+      output.append(BinaryTraceFormat.code(change.display))
+      output.append(change.fullScreen ? 1 : 0)
+    case .app(let state):
+      start(.app)
+      output.append(BinaryTraceFormat.code(state))
+    case .session(let session):
+      start(.session)
+      output.append(session.running ? 1 : 0)
+      output.append(session.previewVisible.map { $0 ? 2 : 1 } ?? 0)
+    case .mark(let label):
+      start(.mark)
+      putVersion1(label, &output)
+    case .end:
+      start(.end)
+    }
+  }
+
+  static func put(_ value: UInt16, _ output: inout [UInt8]) {
+    output.append(UInt8(truncatingIfNeeded: value))
+    output.append(UInt8(truncatingIfNeeded: value >> 8))
+  }
+
+  /// A string: its UTF-8 length (4 bytes) and bytes.
+  private static func putVersion1(_ text: String, _ output: inout [UInt8]) {
+    let count = UInt32(text.utf8.count)
+    for index in 0..<4 { output.append(UInt8(truncatingIfNeeded: count >> (8 * index))) }
+    output.append(contentsOf: text.utf8)
+  }
+
+  private static func putVersion1Optional(_ text: String?, _ output: inout [UInt8]) {
+    guard let text else {
+      output.append(0)
+      return
+    }
+    output.append(1)
+    putVersion1(text, &output)
+  }
+
+  private static func putVersion1(_ pts: PresentationTime, _ output: inout [UInt8]) {
+    put(UInt64(bitPattern: pts.value), &output)
+    for index in 0..<4 {
+      output.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: pts.timescale) >> (8 * index)))
+    }
+  }
+}

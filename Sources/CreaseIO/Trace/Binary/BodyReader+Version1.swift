@@ -1,0 +1,102 @@
+import Crease
+
+/// Version 1 records (`Docs/BinaryTraceFormat.md`): fixed-width fields, names spelled out.
+extension BodyReader {
+  mutating func version1Record(streamNames: inout RecentStreamNames) throws(Failure) -> TraceRecord {
+    let tag = try byte()
+    if tag == BinaryTraceFormat.headerCode { return .header(try version1Header()) }
+    guard let kind = BinaryTraceFormat.eventKind(tag) else { throw Failure("unknown record kind \(tag)") }
+    let raw = Int64(bitPattern: try uint64())
+    guard raw >= 0 else { throw Failure("'t' must not be negative (\(raw))") }
+    let t = Nanoseconds(raw)
+    switch kind {
+    case .hinge:
+      let form = try byte()
+      if form == 0 { return .event(Event(t: t, .hinge(nil))) }
+      guard form <= 2 else { throw Failure("unknown angle unit \(form)") }
+      let value = try finiteDouble("angle")
+      let status = try decode("status", try byte(), BinaryTraceFormat.status)
+      return .event(
+        Event(
+          t: t, .hinge(HingeDelivery(angle: form == 1 ? .degrees(value) : .radians(value), status: status))))
+    case .frame:
+      let stream = try version1StreamName(&streamNames)
+      let pts = try version1PresentationTime()
+      let code = try byte()
+      let camera = code == 0 ? nil : BinaryTraceFormat.camera(code - 1)
+      guard code == 0 || camera != nil else { throw Failure("unknown camera \(code - 1)") }
+      return .event(Event(t: t, .frame(Frame(stream: stream, pts: pts, camera: camera))))
+    case .drop:
+      let stream = try version1StreamName(&streamNames)
+      let pts = try version1PresentationTime()
+      let reason = try decode("reason", try byte(), BinaryTraceFormat.reason)
+      return .event(Event(t: t, .drop(Drop(stream: stream, pts: pts, reason: reason))))
+    case .input:
+      let stream = try version1StreamName(&streamNames)
+      guard let camera = BinaryTraceFormat.camera(try byte()) else { throw Failure("unknown camera") }
+      return .event(Event(t: t, .input(stream: stream, camera: camera)))
+    case .direction:
+      let view = ViewName(rawValue: try version1String())
+      return .event(
+        Event(t: t, .direction(try directionUpdate(view: view, toward: try byte(), away: try byte()))))
+    case .display:
+      let display = try decode("display", try byte(), BinaryTraceFormat.display)
+      return .event(Event(t: t, .display(DisplayChange(display: display, fullScreen: try flag()))))
+    case .app:
+      return .event(Event(t: t, .app(try decode("state", try byte(), BinaryTraceFormat.appState))))
+    case .session:
+      let running = try flag()
+      let preview = try byte()
+      guard preview <= 2 else { throw Failure("bad previewVisible \(preview)") }
+      return .event(
+        Event(
+          t: t, .session(SessionState(running: running, previewVisible: preview == 0 ? nil : preview == 2))))
+    case .mark:
+      return .event(Event(t: t, .mark(label: try version1String())))
+    case .end:
+      return .event(Event(t: t, .end))
+    }
+  }
+
+  private mutating func version1Header() throws(Failure) -> TraceHeader {
+    var header = TraceHeader(version: Int(try little(UInt16.self)))
+    guard header.version == TraceHeader.currentVersion else {
+      throw Failure("unsupported trace version \(header.version)")
+    }
+    header.device = try version1OptionalString()
+    header.os = try version1OptionalString()
+    for _ in 0..<(try little(UInt16.self)) {
+      let text = try version1String()
+      let (name, fps) = try headerStream(text, fps: Double(bitPattern: try uint64()))
+      header.nominalFrameRates[name] = fps
+    }
+    return header
+  }
+
+  private mutating func version1String() throws(Failure) -> String {
+    try string(count: Int(try little(UInt32.self)))
+  }
+
+  private mutating func version1OptionalString() throws(Failure) -> String? {
+    try flag() ? try version1String() : nil
+  }
+
+  private mutating func version1StreamName(_ recent: inout RecentStreamNames) throws(Failure) -> StreamName {
+    let count = Int(try little(UInt32.self))
+    try need(count)
+    let start = bytes.baseAddress! + position
+    if let name = recent.name(at: start, count: count) {
+      position += count
+      return name
+    }
+    let name = StreamName(rawValue: try string(count: count))
+    guard !name.rawValue.isEmpty else { throw Failure("'stream' must not be empty") }
+    recent.remember(name, at: start, count: count)
+    return name
+  }
+
+  private mutating func version1PresentationTime() throws(Failure) -> PresentationTime {
+    let value = Int64(bitPattern: try uint64())
+    return try presentationTime(value: value, timescale: Int32(bitPattern: try little(UInt32.self)))
+  }
+}

@@ -1,0 +1,105 @@
+import Crease
+
+/// Reads the fields of one record body, checking each; the version-specific decoders are in
+/// `BodyReader+Version1.swift` and `BodyReader+Version2.swift`.
+struct BodyReader {
+  /// Why a record is bad; the reader reports it at the record's first byte and reads on.
+  struct Failure: Error {
+    var message: String
+    /// Whether nothing after this record can be read either.
+    var stopsReading: Bool
+    init(_ message: String, stopsReading: Bool = false) {
+      self.message = message
+      self.stopsReading = stopsReading
+    }
+  }
+
+  /// The reader's buffer; the record lies in `position..<end`.
+  let bytes: UnsafeRawBufferPointer
+  var position: Int
+  let end: Int
+
+  @inline(__always)
+  mutating func need(_ count: Int) throws(Failure) {
+    guard end - position >= count else { throw Failure("the record ends inside a field") }
+  }
+
+  @inline(__always)
+  mutating func byte() throws(Failure) -> UInt8 {
+    try need(1)
+    defer { position += 1 }
+    return bytes[position]
+  }
+
+  mutating func flag() throws(Failure) -> Bool {
+    let value = try byte()
+    guard value <= 1 else { throw Failure("a flag must be 0 or 1, not \(value)") }
+    return value == 1
+  }
+
+  /// A little-endian integer of `T`'s width, loaded in one go.
+  @inline(__always)
+  mutating func little<T: FixedWidthInteger>(_ type: T.Type) throws(Failure) -> T {
+    let count = MemoryLayout<T>.size
+    try need(count)
+    let position = self.position
+    self.position += count
+    return T(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: T.self))
+  }
+
+  mutating func uint64() throws(Failure) -> UInt64 { try little(UInt64.self) }
+
+  /// The string of the next `count` bytes.
+  mutating func string(count: Int) throws(Failure) -> String {
+    try need(count)
+    defer { position += count }
+    let slice = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)])
+    // ASCII (stream names, most labels) needs no validation; anything else is checked.
+    if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+    guard let text = String(validating: slice, as: UTF8.self) else {
+      throw Failure("a string is not valid UTF-8")
+    }
+    return text
+  }
+
+  /// A finite angle or frame rate, stored as its IEEE 754 bits.
+  @inline(__always)
+  mutating func finiteDouble(_ name: String) throws(Failure) -> Double {
+    let value = Double(bitPattern: try uint64())
+    guard value.isFinite else { throw Failure("'\(name)' must be a finite number") }
+    return value
+  }
+
+  /// A pts from its CMTime parts, refused when it does not fit 64-bit nanoseconds.
+  func presentationTime(value: Int64, timescale: Int32) throws(Failure) -> PresentationTime {
+    guard let pts = PresentationTime(value: value, timescale: timescale) else {
+      throw Failure("'pts' \(value)/\(timescale) is out of range or has a bad timescale")
+    }
+    return pts
+  }
+
+  /// A header stream name and its rate, checked as JSON Lines checks them.
+  func headerStream(_ text: String, fps: Double) throws(Failure) -> (StreamName, Double) {
+    // JSON Lines cannot carry it (json-c cuts member names at a NUL): refused in both formats.
+    guard !text.utf8.contains(0) else { throw Failure("a stream name in the header holds a NUL") }
+    guard fps.isFinite, fps > 0 else {
+      throw Failure("a stream's fps must be a finite number greater than 0")
+    }
+    return (StreamName(rawValue: text), fps)
+  }
+
+  /// Refuses a camera in both sets of a direction update, or a bit past the last camera.
+  func directionUpdate(view: ViewName, toward: UInt8, away: UInt8) throws(Failure) -> DirectionUpdate {
+    let toward = CameraSet(rawValue: toward)
+    let away = CameraSet(rawValue: away)
+    guard toward.rawValue < 1 << Camera.allCases.count, away.rawValue < 1 << Camera.allCases.count,
+      toward.intersection(away).isEmpty
+    else { throw Failure("bad camera sets in a direction update") }
+    return DirectionUpdate(view: view, toward: toward, away: away)
+  }
+
+  func decode<T>(_ name: String, _ code: UInt8, _ value: (UInt8) -> T?) throws(Failure) -> T {
+    guard let decoded = value(code) else { throw Failure("unknown \(name) \(code)") }
+    return decoded
+  }
+}
