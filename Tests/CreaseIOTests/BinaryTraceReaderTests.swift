@@ -187,6 +187,15 @@ struct BinaryTraceReaderTests {
     }
   }
 
+  @Test("a version 2 file that ends inside a record's length stops there")
+  func endsInsideALength() throws {
+    let reader = BinaryTraceReader(source: MemorySource(BinaryTraceFormat.fileHeader + [0x85]))
+    guard case .bad(let column, let message) = try reader.next() else { Issue.record("not bad"); return }
+    #expect(message == "truncated record: the file ends inside its length")
+    #expect(column == BinaryTraceFormat.fileHeader.count + 1)
+    guard case .endOfInput = try reader.next() else { Issue.record("reading goes on"); return }
+  }
+
   /// The number `bytes` decode to, or the failure, with 8 readable bytes past them as the reader
   /// keeps (a varint is loaded 8 bytes at a time).
   static func varint(_ bytes: [UInt8]) -> Result<UInt64, BodyReader.Failure> {

@@ -35,6 +35,7 @@ public struct BinaryTraceEncoder {
       Self.encodeVersion1(record, into: &output)
       return
     }
+    // Taken out while the encoding below changes the rest of `self`, and put back after.
     var body = self.body
     self.body = []
     body.removeAll(keepingCapacity: true)

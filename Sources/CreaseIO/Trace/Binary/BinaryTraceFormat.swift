@@ -39,9 +39,6 @@ public enum BinaryTraceFormat {
     }
   }
 
-  /// The kind of a record kind byte. A switch, like the other decoders: a table of optionals
-  /// derived from `code(_:)` was guarded by a `swift_once` on every record (10 instructions,
-  /// and the table's bounds check); the reader's tests keep the two directions in step.
   /// The bits of a version 2 kind byte's high half that `kind` uses for its small fields.
   static func packedBits(of kind: EventKind) -> UInt8 {
     switch kind {
@@ -54,6 +51,9 @@ public enum BinaryTraceFormat {
     }
   }
 
+  /// The kind of a record kind byte. A switch, like the other decoders: a table of optionals
+  /// derived from `code(_:)` was guarded by a `swift_once` on every record (10 instructions,
+  /// and the table's bounds check); the reader's tests keep the two directions in step.
   @inline(__always)
   static func eventKind(_ code: UInt8) -> EventKind? {
     switch code {
