@@ -66,6 +66,33 @@ struct ConvertTests {
       refused.error.hasPrefix("Error: The value '3' is invalid for '--binary-version': expected 1 or 2."))
   }
 
+  @Test(
+    "a record the target's reader would refuse is reported and left out; the rest converts",
+    arguments: [
+      ("jsonl", "cannot be written as JSON Lines: a line of 1048603 bytes; the longest line read is 1048576"),
+      (
+        "1",
+        "cannot be written in binary version 1: a record of 1048584 bytes; the binary format reads at most 1048576"
+      ),
+    ])
+  func unwritable(target: String, message: String) throws {
+    // A version 2 mark whose record is as long as the format allows: longer in the other two.
+    var encoder = BinaryTraceEncoder()
+    var bytes: [UInt8] = []
+    let label = String(repeating: "a", count: BinaryTraceFormat.maximumRecordLength - 5)
+    for event in [Event(t: 1, .mark(label: label)), Event(t: 2, .mark(label: "after"))] {
+      try encoder.encode(.event(event), into: &bytes)
+    }
+    let path = try binaryTrace(bytes, header: encoder.fileHeader)
+    let output = "\(temporaryDirectory())/out" + (target == "jsonl" ? ".jsonl" : ".crtrace")
+    let run = CreaseRun("convert", path, "-o", output, "--binary-version", target == "jsonl" ? "2" : target)
+    #expect(run.status == .dataError)
+    #expect(run.error.contains(":1:1: error: \(message)"), "\(run.error)")
+    let replay = CreaseRun("replay", output)
+    #expect(replay.status == .success, "\(replay.error)")
+    #expect(replay.output == #"{"t":2,"since":2,"cue":"mark","label":"after"}"# + "\n")
+  }
+
   @Test("convert needs -o")
   func missingOutput() {
     let run = CreaseRun("convert", tracePath("every-kind.jsonl"))
@@ -91,10 +118,10 @@ struct ConvertTests {
   }
 
   /// `record` in version 1, which the hand-made damaged records below follow.
-  func encoded(_ record: TraceRecord) -> [UInt8] {
+  func encoded(_ record: TraceRecord) throws -> [UInt8] {
     var encoder = BinaryTraceEncoder(version: 1)
     var bytes: [UInt8] = []
-    encoder.encode(record, into: &bytes)
+    try encoder.encode(record, into: &bytes)
     return bytes
   }
 
@@ -113,7 +140,7 @@ struct ConvertTests {
       ("timescale", "has a bad timescale"),
     ])
   func damaged(kind: String, message: String) throws {
-    let good = encoded(.event(Event(t: 1, .mark(label: "ok"))))
+    let good = try encoded(.event(Event(t: 1, .mark(label: "ok"))))
     var header = BinaryTraceFormat.fileHeader(version: 1)
     var body: [UInt8]
     switch kind {
@@ -141,7 +168,7 @@ struct ConvertTests {
   @Test("a NUL in a header stream name is refused in the binary format too, as in JSON Lines")
   func nulStreamName() throws {
     let header = TraceHeader(nominalFrameRates: [StreamName(rawValue: "vi\u{0}deo"): 30])
-    let path = try binaryTrace(encoded(.header(header)) + encoded(.event(Event(t: 1, .mark(label: "a")))))
+    let path = try binaryTrace(try encoded(.header(header)) + encoded(.event(Event(t: 1, .mark(label: "a")))))
     let run = CreaseRun("replay", "--summary", path)
     #expect(run.status == .dataError)
     #expect(run.error.contains("a stream name in the header holds a NUL"))
@@ -151,7 +178,7 @@ struct ConvertTests {
   @Test("a damaged record is skipped; the records around it still count")
   func skipsOneRecord() throws {
     let path = try binaryTrace(
-      encoded(.event(Event(t: 1, .mark(label: "a")))) + record([42])
+      try encoded(.event(Event(t: 1, .mark(label: "a")))) + record([42])
         + encoded(.event(Event(t: 2, .mark(label: "b")))))
     let run = CreaseRun("replay", "--summary", path)
     #expect(run.output.split(separator: "\n").count == 2)

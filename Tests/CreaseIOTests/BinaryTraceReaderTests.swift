@@ -37,7 +37,7 @@ struct BinaryTraceReaderTests {
       default: event = Event(t: t, .input(stream: stream, camera: .virtualFront))
       }
       written.append(event)
-      encoder.encode(.event(event), into: &bytes)
+      try encoder.encode(.event(event), into: &bytes)
     }
     #expect(try Self.events(in: bytes) == written, "version \(version), seed \(seed)")
   }
@@ -66,7 +66,7 @@ struct BinaryTraceReaderTests {
     let written = order.enumerated().map { index, name in
       Event(t: Nanoseconds(Int64(index)), .input(stream: StreamName(rawValue: "s\(name)"), camera: .backWide))
     }
-    for event in written { encoder.encode(.event(event), into: &bytes) }
+    for event in written { try encoder.encode(.event(event), into: &bytes) }
     #expect(try Self.events(in: bytes) == written)
   }
 
@@ -77,7 +77,7 @@ struct BinaryTraceReaderTests {
     var encoder = BinaryTraceEncoder(version: version)
     var bytes = encoder.fileHeader
     for stream: StreamName in ["video", "", "video", "front"] {
-      encoder.encode(
+      try encoder.encode(
         .event(Event(t: 0, .frame(Frame(stream: stream, pts: PresentationTime(nanoseconds: 0))))),
         into: &bytes)
     }
@@ -120,7 +120,7 @@ struct BinaryTraceReaderTests {
     #expect(Set(events.map(\.payload.kind)) == Set(EventKind.allCases))
     var encoder = BinaryTraceEncoder(version: version)
     var bytes = encoder.fileHeader
-    for event in events { encoder.encode(.event(event), into: &bytes) }
+    for event in events { try encoder.encode(.event(event), into: &bytes) }
     // A record of kind 11, then an input whose camera is 6: one past the last of each.
     if version == 1 {
       bytes += [9, 0, 0, 0, 11] + [UInt8](repeating: 0, count: 8)
@@ -168,7 +168,7 @@ struct BinaryTraceReaderTests {
   func damagedVersion2(record: [UInt8], message: String, lastTime: Int64?) throws {
     var encoder = BinaryTraceEncoder()
     var bytes = encoder.fileHeader
-    encoder.encode(.event(Event(t: 10, .mark(label: "before"))), into: &bytes)
+    try encoder.encode(.event(Event(t: 10, .mark(label: "before"))), into: &bytes)
     let damagedAt = bytes.count
     bytes += record
     bytes += [4, 9, 20, 1, UInt8(ascii: "a")]  // a mark, 10 after the record before, labelled "a"

@@ -92,7 +92,7 @@ struct ReadAheadReaderTests {
         index % 2 == 0
         ? .hinge(HingeDelivery(angle: .degrees(Double(index % 180)), status: .partiallyOpen))
         : .mark(label: "label \(index)")
-      encoder.encode(.event(Event(t: t, payload)), into: &bytes)
+      try encoder.encode(.event(Event(t: t, payload)), into: &bytes)
     }
     bytes += [2, 0x0E, 0]  // a record of an unknown kind
     bytes += [9, 1]  // a truncated record: the last item

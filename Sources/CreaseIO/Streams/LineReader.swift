@@ -15,8 +15,10 @@ public final class LineReader {
     case overlong(length: Int)
   }
 
-  /// The longest line read whole, in bytes (1 MiB by default).
+  /// The longest line read whole, in bytes (``defaultMaximumLineLength`` unless given).
   public let maximumLineLength: Int
+  /// The longest line a trace reader reads whole: 1 MiB.
+  public static let defaultMaximumLineLength = 1 << 20
   /// The 1-based number of the line last returned.
   public private(set) var lineNumber = 0
   /// The source being read.
@@ -32,7 +34,7 @@ public final class LineReader {
   private var end = 0
   private var sourceIsExhausted = false
 
-  public init(source: ByteSource, maximumLineLength: Int = 1 << 20) {
+  public init(source: ByteSource, maximumLineLength: Int = defaultMaximumLineLength) {
     precondition(maximumLineLength > 0)
     self.source = source
     self.maximumLineLength = maximumLineLength

@@ -5,7 +5,11 @@ import CreaseRecording
 ///
 /// Every well-formed record is carried over in order, late ones included (lateness is a
 /// replay's business); blank lines and unknown keys are not part of any record and are left
-/// behind; bad records are reported, skipped and counted.
+/// behind; bad records are reported, skipped and counted. So is a record the target could hold
+/// but its reader would refuse: a JSON line longer than ``LineReader/defaultMaximumLineLength``
+/// (a long mark label from a binary trace, escaped), a binary record longer than
+/// ``BinaryTraceFormat/maximumRecordLength``, or a header of more streams than version 1
+/// counts.
 public enum TraceConverter {
   /// What a conversion read and wrote.
   public struct Result: Hashable, Sendable {
@@ -34,9 +38,26 @@ public enum TraceConverter {
         try diagnostics.reject(reader, column: column, message)
       case .record(let record):
         if binary != nil {
-          encoder.encode(record, into: &output)
+          do { try encoder.encode(record, into: &output) } catch {
+            result.rejected += 1
+            try diagnostics.reject(
+              reader, column: 1, "cannot be written in binary version \(encoder.version): \(error)")
+            continue
+          }
         } else {
+          let lineStart = output.count
           TraceEncoder.encode(record, into: &output)
+          // Without its newline.
+          let length = output.count - lineStart - 1
+          guard length <= LineReader.defaultMaximumLineLength else {
+            output.removeSubrange(lineStart...)
+            result.rejected += 1
+            try diagnostics.reject(
+              reader, column: 1,
+              "cannot be written as JSON Lines: a line of \(length) bytes; the longest line read is \(LineReader.defaultMaximumLineLength)"
+            )
+            continue
+          }
         }
         result.records += 1
         if output.count >= 1 << 16 {

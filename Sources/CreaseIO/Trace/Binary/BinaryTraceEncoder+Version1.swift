@@ -1,12 +1,11 @@
 import Crease
 
-/// Version 1 records: a 4-byte little-endian body length, then the body (kind byte, `t` for
-/// events as 8 bytes, the fields at fixed widths, names spelled out). Written for a reader that
-/// predates version 2, and by the tests that keep reading version 1.
+/// Version 1 record bodies: a kind byte, `t` for events as 8 bytes, the fields at fixed widths,
+/// names spelled out (the 4-byte length before them is written by `encode`). Written for a
+/// reader that predates version 2, and by the tests that keep reading version 1.
 extension BinaryTraceEncoder {
+  /// - Precondition: a header names at most 65,535 streams (`encode` refuses more).
   static func encodeVersion1(_ record: TraceRecord, into output: inout [UInt8]) {
-    let lengthAt = output.count
-    output.append(contentsOf: [0, 0, 0, 0])
     switch record {
     case .header(let header):
       output.append(BinaryTraceFormat.headerCode)
@@ -22,8 +21,6 @@ extension BinaryTraceEncoder {
     case .event(let event):
       encodeVersion1(event, into: &output)
     }
-    let length = UInt32(output.count - lengthAt - 4)
-    for index in 0..<4 { output[lengthAt + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
   }
 
   private static func encodeVersion1(_ event: Event, into output: inout [UInt8]) {

@@ -19,6 +19,8 @@ public struct BinaryTraceEncoder {
   private var nameNumbers: [String: UInt64] = [:]
   /// A record's body, kept to be reused: its length goes before it.
   private var body: [UInt8] = []
+  /// The name the record being encoded added to the table, taken out again if it is refused.
+  private var nameAdded: String?
 
   /// An encoder for a new file of `version` (one of ``BinaryTraceFormat/readableVersions``).
   public init(version: UInt16 = BinaryTraceFormat.version) {
@@ -29,23 +31,49 @@ public struct BinaryTraceEncoder {
   /// The bytes a file starts with: magic, version, reserved flags.
   public var fileHeader: [UInt8] { BinaryTraceFormat.fileHeader(version: version) }
 
+  /// Why a record cannot be written in the encoder's version: a reader would refuse it.
+  public struct Unwritable: Error, CustomStringConvertible {
+    public var description: String
+  }
+
   /// Appends `record`, length prefix included, to `output`.
-  public mutating func encode(_ record: TraceRecord, into output: inout [UInt8]) {
-    guard version == 2 else {
-      Self.encodeVersion1(record, into: &output)
-      return
+  /// - Throws: ``Unwritable`` when the record's body would be longer than
+  ///   ``BinaryTraceFormat/maximumRecordLength``, or its header names more streams than
+  ///   version 1 counts (65,535). `output` and the encoder are then as they were, so the records
+  ///   after it are written as if it had never been offered.
+  public mutating func encode(_ record: TraceRecord, into output: inout [UInt8]) throws(Unwritable) {
+    if case .header(let header) = record, version == 1, header.nominalFrameRates.count > Int(UInt16.max) {
+      throw Unwritable(
+        description:
+          "a header of \(header.nominalFrameRates.count) streams; binary version 1 holds at most 65535")
     }
     // Taken out while the encoding below changes the rest of `self`, and put back after.
     var body = self.body
     self.body = []
     body.removeAll(keepingCapacity: true)
-    switch record {
-    case .header(let header): Self.encodeVersion2(header, into: &body)
-    case .event(let event): encodeVersion2(event, into: &body)
+    let time = previousTime
+    nameAdded = nil
+    switch (version, record) {
+    case (1, _): Self.encodeVersion1(record, into: &body)
+    case (_, .header(let header)): Self.encodeVersion2(header, into: &body)
+    case (_, .event(let event)): encodeVersion2(event, into: &body)
     }
-    Self.putVarint(UInt64(body.count), &output)
+    defer { self.body = body }
+    guard body.count <= BinaryTraceFormat.maximumRecordLength else {
+      // Forgotten again: the reader never sees this record's time or a name it spells out.
+      previousTime = time
+      if let nameAdded { nameNumbers[nameAdded] = nil }
+      throw Unwritable(
+        description:
+          "a record of \(body.count) bytes; the binary format reads at most \(BinaryTraceFormat.maximumRecordLength)"
+      )
+    }
+    if version == 1 {
+      Self.put(UInt32(body.count), &output)
+    } else {
+      Self.putVarint(UInt64(body.count), &output)
+    }
     output += body
-    self.body = body
   }
 
   private mutating func encodeVersion2(_ event: Event, into output: inout [UInt8]) {
@@ -119,7 +147,10 @@ public struct BinaryTraceEncoder {
     }
     output.append(0)
     Self.putVersion2(name, &output)
-    if nameNumbers.count < BinaryNameTable.capacity { nameNumbers[name] = UInt64(nameNumbers.count + 1) }
+    if nameNumbers.count < BinaryNameTable.capacity {
+      nameNumbers[name] = UInt64(nameNumbers.count + 1)
+      nameAdded = name
+    }
   }
 
   /// Bit 3 of a frame's or drop's packed fields: its pts is a plain nanosecond count.
@@ -152,6 +183,10 @@ public struct BinaryTraceEncoder {
   /// near zero of either sign are short varints.
   static func zigzag(_ value: Int64) -> UInt64 {
     UInt64(bitPattern: (value << 1) ^ (value >> 63))
+  }
+
+  static func put(_ value: UInt32, _ output: inout [UInt8]) {
+    for index in 0..<4 { output.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
   }
 
   static func put(_ value: UInt64, _ output: inout [UInt8]) {
