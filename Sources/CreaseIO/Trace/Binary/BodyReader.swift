@@ -3,7 +3,8 @@ import Crease
 /// Reads the fields of one record body, checking each; the version-specific decoders are in
 /// `BodyReader+Version1.swift` and `BodyReader+Version2.swift`.
 struct BodyReader {
-  /// Why a record is bad; the reader reports it at the record's first byte and reads on.
+  /// Why a record is bad; the reader reports it at the record's first byte and reads on with
+  /// the next record, unless ``stopsReading``.
   struct Failure: Error {
     var message: String
     /// Whether nothing after this record can be read either.
