@@ -1,6 +1,7 @@
 import Crease
-import CreaseIO
 import Testing
+
+@testable import CreaseIO
 
 @Suite("reading ahead on a second thread")
 struct ReadAheadReaderTests {
@@ -18,12 +19,24 @@ struct ReadAheadReaderTests {
     }
   }
 
-  /// Everything `reader` hands over, item by item, and the error it ends with, if any.
-  static func observe(_ reader: any RecordReader) -> (items: [Observation], error: String?) {
+  /// Everything `reader` hands over, item by item, and the error it ends with, if any. With
+  /// `takingEvents`, each event a reading-ahead reader offers is taken as a replay's fast loop
+  /// takes it, and counted in `taken`.
+  static func observe(
+    _ reader: any RecordReader, takingEvents: Bool = false
+  ) -> (items: [Observation], error: String?, taken: Int) {
     var items: [Observation] = []
+    var taken = 0
     while true {
       let item: TraceItem
-      do { item = try reader.next() } catch { return (items, "\(error)") }
+      if takingEvents, let ahead = reader as? ReadAheadReader, let t = ahead.nextEventTime {
+        let event = ahead.takeEvent()
+        #expect(event.t == t)
+        item = .record(.event(event))
+        taken += 1
+      } else {
+        do { item = try reader.next() } catch { return (items, "\(error)", taken) }
+      }
       let summary: String
       switch item {
       case .record(let record): summary = "record \(record)"
@@ -36,7 +49,7 @@ struct ReadAheadReaderTests {
         Observation(
           item: summary, raw: raw.map(Array.init), position: reader.position, bytesRead: reader.bytesRead,
           lineTerminator: reader.lineTerminator, unknownKeys: reader.unknownKeys))
-      if case .endOfInput = item { return (items, nil) }
+      if case .endOfInput = item { return (items, nil, taken) }
     }
   }
 
@@ -80,6 +93,30 @@ struct ReadAheadReaderTests {
     #expect(observed.items.count == expected.items.count)
     let firstDifference = observed.items.indices.first { observed.items[$0] != expected.items[$0] }
     #expect(firstDifference == nil, "first difference at item \(firstDifference ?? -1)")
+  }
+
+  @Test(
+    "an event taken straight from the batch is the item next() hands over, with its line and position; the rest is left to next()",
+    arguments: [false, true])
+  func eventsTakenDirectly(binary: Bool) {
+    let text = Self.mixedTrace(lines: 2 * ReadAheadReader.batchSize + 3) + #"{"t":1,"kind":"end"}"# + "\n"
+    let converted = MemorySink()
+    _ = try? TraceConverter.convert(
+      MemorySource(text), to: converted, binary: BinaryTraceFormat.version, diagnostics: MemorySink())
+    func open() -> any RecordReader {
+      binary
+        ? BinaryTraceReader(source: MemorySource(converted.bytes))
+        : JSONLinesReader(source: MemorySource(text, chunkSize: 997))
+    }
+    let expected = Self.observe(open())
+    let observed = Self.observe(ReadAheadReader(open()), takingEvents: true)
+    let events = expected.items.filter { $0.item.hasPrefix("record event") && !$0.item.contains(".end") }
+    // All but at most the first item of each batch after the first, which next() fetches.
+    let batches = (expected.items.count + ReadAheadReader.batchSize - 1) / ReadAheadReader.batchSize
+    #expect(observed.taken >= events.count - (batches - 1))
+    #expect(events.count > ReadAheadReader.batchSize)
+    #expect(observed.error == nil)
+    #expect(observed.items == expected.items)
   }
 
   @Test("binary: the records, bad records and positions are handed over as read")
