@@ -89,10 +89,13 @@ struct FrameGapsStateMachine: Sendable {
   /// state, not in it: the state is then plain data, and the usual frame rewrites a few words.
   private var held: HeldGap?
   private var drops: [ReportedDrop] = []
+  /// The shortest delta that is a gap.
+  private var gapThreshold: FrameMultiple
 
   init(stream: StreamName, framesPerSecond: Double?, configuration: CameraConfiguration) {
     self.stream = stream
     self.configuration = configuration
+    gapThreshold = FrameMultiple(configuration.gapFactor)
     cadence = FrameCadence(framesPerSecond: framesPerSecond)
   }
 
@@ -146,7 +149,7 @@ struct FrameGapsStateMachine: Sendable {
       }
       action.heldGap = held.take()!.finding
     }
-    guard let nominal = cadence.nominal, delta > nominal.scaled(by: configuration.gapFactor) else {
+    guard let nominal = cadence.nominal, delta > gapThreshold.of(nominal) else {
       if !bridged { cadence.observe(delta) }
       return action
     }

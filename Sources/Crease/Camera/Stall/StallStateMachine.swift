@@ -17,9 +17,10 @@ struct StallStateMachine: Sendable {
   }
 
   private var state = State.watching
-  let factor: Double
+  /// How long a silence lasts before it is a stall.
+  private var delay: FrameMultiple
 
-  init(factor: Double) { self.factor = factor }
+  init(factor: Double) { delay = FrameMultiple(factor) }
 
   /// A frame at `now` starts a new silence, if the session runs and the cadence is known.
   mutating func frame(at now: Nanoseconds, nominal: FrameDuration?, running: Bool) -> Action {
@@ -48,6 +49,6 @@ struct StallStateMachine: Sendable {
   private mutating func startSilence(at now: Nanoseconds, nominal: FrameDuration?) -> Action {
     guard let nominal else { return .none }
     state = .silent(since: now)
-    return .arm(due: now + nominal.scaled(by: factor))
+    return .arm(due: now + delay.of(nominal))
   }
 }
