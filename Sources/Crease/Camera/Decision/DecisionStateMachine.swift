@@ -43,11 +43,19 @@ struct DecisionStateMachine: Sendable {
 
   /// A frame, from `camera` when the trace names it. The decision for a new camera comes before
   /// anything about its frame.
+  ///
+  /// A frame that names no camera, or the one before it, changes nothing the decision depends
+  /// on, so it is not decided again: the input and the constituent changed only with a decision,
+  /// and the stage decides every stream again whenever the maps change
+  /// (``directionChanged(maps:)``). Debug builds check that deciding again would change nothing.
   mutating func frame(camera: Camera?, maps: DirectionMaps) -> Action {
-    if let camera { constituent = camera }
-    let action = update(maps)
-    framesUnderDecision += 1
-    return action
+    defer { framesUnderDecision += 1 }
+    guard let camera, camera != constituent else {
+      checkDecided(maps)
+      return Action()
+    }
+    constituent = camera
+    return update(maps)
   }
 
   /// A direction update changed the maps: the new decision, and how many frames the old one
@@ -72,6 +80,13 @@ struct DecisionStateMachine: Sendable {
     }
     guard let camera = input ?? constituent else { return nil }
     return (camera, maps.facing(of: camera))
+  }
+
+  private func checkDecided(_ maps: DirectionMaps) {
+    #if DEBUG
+      var again = self
+      assert(again.update(maps) == Action(), "a frame that changed nothing changed the decision")
+    #endif
   }
 
   private mutating func update(_ maps: DirectionMaps) -> Action {
