@@ -18,6 +18,7 @@ public final class JSONLinesReader: RecordReader {
   public var hasBufferedItem: Bool { lines.hasBufferedLine }
   public private(set) var line: UnsafeRawBufferPointer?
   public var lineTerminator: String { lines.endedWithCarriageReturn ? "\r\n" : "\n" }
+  public var endsWithCarriageReturn: Bool { lines.endedWithCarriageReturn }
   public var unknownKeys: [UnknownKey] { parser.unknownKeys }
   public var collectsUnknownKeys: Bool {
     get { parser.collectsUnknownKeys }

@@ -81,6 +81,7 @@ public final class ReadAheadReader: RecordReader {
   public var hasBufferedItem: Bool { true }
   public var line: UnsafeRawBufferPointer? { batch?.line(of: last) }
   public var lineTerminator: String { last.endsWithCarriageReturn ? "\r\n" : "\n" }
+  public var endsWithCarriageReturn: Bool { last.endsWithCarriageReturn }
   public var unknownKeys: [UnknownKey] { lastUnknownKeys }
   public var collectsUnknownKeys: Bool {
     get { collectsKeys }
@@ -205,7 +206,7 @@ private final class Batch: @unchecked Sendable {
 
   /// Moves `item` in, with a copy of its line.
   func append(
-    _ item: consuming TraceItem, line: UnsafeRawBufferPointer?, note: Note, unknownKeys: [UnknownKey]
+    _ item: consuming TraceItem, line: UnsafeRawBufferPointer?, note: Note
   ) {
     var note = note
     if let line {
@@ -213,10 +214,14 @@ private final class Batch: @unchecked Sendable {
       note.lineCount = line.count
       keep(line)
     }
-    if !unknownKeys.isEmpty { keysByItem[count] = unknownKeys }
     (items + count).initialize(to: item)
     (noteStorage + count).initialize(to: note)
     count += 1
+  }
+
+  /// Keeps the unknown keys of the item appended last.
+  func keepUnknownKeys(_ keys: [UnknownKey]) {
+    if !keys.isEmpty { keysByItem[count - 1] = keys }
   }
 
   func unknownKeys(at index: Int) -> [UnknownKey] { keysByItem[index] ?? [] }
@@ -300,8 +305,9 @@ private final class Producer: @unchecked Sendable {
       if case .endOfInput = item { batch.isLast = true }
       let note = Note(
         position: reader.position, bytesRead: reader.bytesRead,
-        endsWithCarriageReturn: reader.lineTerminator.utf8.count == 2)
-      batch.append(item, line: reader.line, note: note, unknownKeys: collectsKeys ? reader.unknownKeys : [])
+        endsWithCarriageReturn: reader.endsWithCarriageReturn)
+      batch.append(item, line: reader.line, note: note)
+      if collectsKeys { batch.keepUnknownKeys(reader.unknownKeys) }
       if batch.isLast { return }
     }
   }

@@ -39,6 +39,9 @@ public protocol RecordReader: AnyObject {
   var line: UnsafeRawBufferPointer? { get }
   /// The terminator of the line last returned, so a copy of it is verbatim (`\n` or `\r\n`).
   var lineTerminator: String { get }
+  /// Whether ``lineTerminator`` is `\r\n`, asked without making a string (for every line read
+  /// ahead).
+  var endsWithCarriageReturn: Bool { get }
   /// Keys the format does not define in the record last returned (`crease check` lists them),
   /// when ``collectsUnknownKeys`` is set.
   var unknownKeys: [UnknownKey] { get }

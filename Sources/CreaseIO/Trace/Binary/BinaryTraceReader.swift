@@ -18,6 +18,7 @@ public final class BinaryTraceReader: RecordReader {
   public let line: UnsafeRawBufferPointer? = nil
   /// A binary trace is read in whole records; it has no line terminator of its own.
   public let lineTerminator = "\n"
+  public let endsWithCarriageReturn = false
   /// The binary format has no unknown keys.
   public let unknownKeys: [UnknownKey] = []
   public var collectsUnknownKeys = false
