@@ -235,6 +235,21 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     drainCues(into: &buffer)
   }
 
+  /// Hands every cue produced so far to `take`, moved out, **the last first**, with the
+  /// processor's latency bound for it, asked now; then forgets them. For an owner that stores
+  /// the cues from the back: ``drainCues(into:bounds:)`` without copying each cue to ask its
+  /// bound (callgrind: about 250 instructions a cue).
+  /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
+  package mutating func drainCuesLastFirst(_ take: (consuming Cue, Nanoseconds?) -> Void) {
+    while let cue = context.cues.popLast() {
+      let bound = processor.latencyBound(for: cue)
+      take(cue, bound)
+    }
+  }
+
+  /// How many cues are waiting to be drained.
+  public var cueCount: Int { context.cues.count }
+
   /// Whether cues are waiting to be drained.
   public var hasCues: Bool { !context.cues.isEmpty }
 

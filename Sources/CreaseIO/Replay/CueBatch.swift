@@ -1,18 +1,22 @@
 import Crease
 
-/// Cues on their way to a ``CueWriter``'s thread, each with the latency bound that applied when
-/// it was drained.
+/// Cues on their way to the output, each with the latency bound that applied when it was
+/// drained: to a ``CueWriter``'s thread, or written at once on the replay's own.
 ///
 /// The storage is the batch's own and is reused from one hand-over to the next. Cues are moved
-/// in, never copied, and the writing thread destroys them once written. Copying each cue into
-/// an array and destroying the original cost the replay's thread about 400 instructions a cue.
+/// in and moved out again to be written, never copied: a cue holds strings, and a copy goes
+/// through its value witnesses. Copying each cue into an array and destroying the original
+/// cost the replay's thread about 400 instructions a cue; looking at a cue in place to write
+/// it still copied it, once for each call it was passed to.
 final class CueBatch: @unchecked Sendable {
   private var cues: UnsafeMutablePointer<Cue>
   private var bounds: UnsafeMutablePointer<Nanoseconds?>
   /// How many cues fit before the storage grows.
   private(set) var capacity: Int
-  /// How many cues it holds.
+  /// How many cues it holds, taken or not.
   private(set) var count = 0
+  /// Cues before this one have been taken out.
+  private var taken = 0
   /// Whether the replay has no cues after these.
   var isLast = false
 
@@ -31,17 +35,17 @@ final class CueBatch: @unchecked Sendable {
   /// Room left before the storage would grow.
   var room: Int { capacity - count }
 
-  /// Moves every cue of `moved` in after those already here, each with the bound at the same
-  /// index of `movedBounds`, and leaves both arrays empty with their storage. Grows when they
-  /// do not fit, as a burst of cues longer than a batch may not.
+  /// Moves every cue `engine` has produced in after those already here, each with its latency
+  /// bound asked now, and leaves the engine with none. Grows when they do not fit, as a burst
+  /// of cues longer than a batch may not.
   /// - Complexity: O(*n*) for *n* cues moved.
-  func append(moving moved: inout [Cue], bounds movedBounds: inout [Nanoseconds?]) {
-    precondition(moved.count == movedBounds.count, "a bound for each cue")
-    let added = moved.count
+  func append<Processor>(cuesOf engine: inout Engine<Processor>) {
+    assert(taken == 0, "a batch is filled, then taken from, then emptied")
+    let added = engine.cueCount
     if added > room { grow(toHold: count + added) }
-    // Taken from the back, the only end an array gives an element up from without a copy.
+    // Given the last first, the only end an array gives an element up from without a copy.
     var slot = count + added
-    while let cue = moved.popLast(), let bound = movedBounds.popLast() {
+    engine.drainCuesLastFirst { cue, bound in
       slot -= 1
       (cues + slot).initialize(to: cue)
       (bounds + slot).initialize(to: bound)
@@ -49,16 +53,20 @@ final class CueBatch: @unchecked Sendable {
     count += added
   }
 
-  /// Calls `body` with each cue and its bound, in order.
-  func forEach(_ body: (borrowing Cue, Nanoseconds?) throws -> Void) rethrows {
-    for index in 0..<count { try body(cues[index], bounds[index]) }
+  /// Moves out the first cue not yet taken, with its bound; `nil` when all have been.
+  /// - Complexity: O(1).
+  func takeFirst() -> (cue: Cue, bound: Nanoseconds?)? {
+    guard taken < count else { return nil }
+    defer { taken += 1 }
+    return ((cues + taken).move(), (bounds + taken).move())
   }
 
-  /// Destroys the cues, keeping the storage.
+  /// Destroys the cues not taken, keeping the storage.
   func removeAll() {
-    cues.deinitialize(count: count)
-    bounds.deinitialize(count: count)
+    (cues + taken).deinitialize(count: count - taken)
+    (bounds + taken).deinitialize(count: count - taken)
     count = 0
+    taken = 0
     isLast = false
   }
 

@@ -46,13 +46,13 @@ final class CueWriter {
     if let thread { pthread_join(thread, nil) }
   }
 
-  /// Moves `cues` to the batch being filled, each with the bound at its index of `bounds`, and
-  /// leaves both empty with their storage. Hands the batch over when it is full, or first when
-  /// the cues would not fit in it.
-  func write(moving cues: inout [Cue], bounds: inout [Nanoseconds?]) throws {
-    if let batch, batch.count > 0, batch.room < cues.count { handOver() }
+  /// Moves the cues `engine` has produced to the batch being filled, each with its latency
+  /// bound asked now. Hands the batch over when it is full, or first when the cues would not
+  /// fit in it.
+  func write<Processor>(cuesOf engine: inout Engine<Processor>) throws {
+    if let batch, batch.count > 0, batch.room < engine.cueCount { handOver() }
     if batch == nil { try takeFreeBatch() }
-    batch!.append(moving: &cues, bounds: &bounds)
+    batch!.append(cuesOf: &engine)
     if batch!.count >= Self.batchSize { handOver() }
   }
 
@@ -114,7 +114,7 @@ final class CueWriteJob: @unchecked Sendable {
     let batch = handoff.batches[index]
     let isLast = batch.isLast
     do {
-      try batch.forEach { cue, bound in
+      while let (cue, bound) = batch.takeFirst() {
         summary.record(cue, bound: bound)
         try output.write(cue, in: format)
       }

@@ -115,9 +115,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     let outputs: Outputs
     var reopen: ((Int) throws -> ByteSource)?
     var cueOutput: LineOutput
-    var drained: [Cue] = []
-    /// The bounds of the cues drained, for the cue writer.
-    var drainedBounds: [Nanoseconds?] = []
+    /// The cues drained, on their way to the output when this thread writes them.
+    let staged = CueBatch(capacity: CueWriter.batchSize)
     /// Writes the cues on a helper thread, when the replay has one for them; it has the cue
     /// output until the end.
     var cueWriter: CueWriter?
@@ -426,23 +425,22 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     mutating func writeCues() throws {
       guard engine.hasCues else { return }
       if let cueWriter {
-        engine.drainCues(into: &drained, bounds: &drainedBounds)
-        try cueWriter.write(moving: &drained, bounds: &drainedBounds)
+        try cueWriter.write(cuesOf: &engine)
         return
       }
-      engine.drainCues(into: &drained)
-      for cue in drained {
-        // Asked now: a stall's bound follows its stream's nominal rate, which may change.
-        summary.record(cue, bound: engine.latencyBound(for: cue))
+      // Moved to a batch with their bounds, asked now (a stall's bound follows its stream's
+      // nominal rate, which may change), and written from there, in order.
+      let staged = staged
+      staged.append(cuesOf: &engine)
+      defer { staged.removeAll() }
+      while let (cue, bound) = staged.takeFirst() {
+        summary.record(cue, bound: bound)
         if let chrome {
           try cueOutput.write(at: cue.t) { chrome.encode(cue, into: &$0) }
         } else {
           try cueOutput.write(cue, in: replay.format)
         }
       }
-      // One at a time: `removeAll(keepingCapacity:)` goes through a generic `replaceSubrange`,
-      // which costs more than the usual one or two cues.
-      while !drained.isEmpty { drained.removeLast() }
     }
   }
 }
