@@ -47,9 +47,9 @@ struct CameraStage: Sendable {
 
   // MARK: Events
 
-  mutating func process(_ event: Event, context: inout ProcessingContext<StageTimer>) {
+  mutating func process(_ payload: consuming Event.Payload, context: inout ProcessingContext<StageTimer>) {
     let now = context.now
-    switch event.payload {
+    switch consume payload {
     case .frame(let frame):
       receive(frame, context: &context)
     case .drop(let drop):
@@ -134,7 +134,7 @@ struct CameraStage: Sendable {
 
   // MARK: Composition
 
-  private mutating func receive(_ frame: Frame, context: inout ProcessingContext<StageTimer>) {
+  private mutating func receive(_ frame: consuming Frame, context: inout ProcessingContext<StageTimer>) {
     let index = streamIndex(frame.stream)
     let now = context.now
     Self.emit(

@@ -267,10 +267,10 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   }
 
   /// Processes one event after the timers due before it.
-  private mutating func process(_ event: Event) {
+  private mutating func process(_ event: consuming Event) {
     fireTimers(dueAtOrBefore: event.t - Nanoseconds(1))
     context.now = Swift.max(context.now, event.t)
-    processor.process(event, context: &context)
+    processor.process(consume event, context: &context)
   }
 
   /// Whether no source can still deliver an event that sorts before `head`.

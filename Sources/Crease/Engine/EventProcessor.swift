@@ -8,7 +8,7 @@ public protocol EventProcessor {
   associatedtype TimerTag: Hashable & Sendable
 
   /// Handles an input event at `context.now`.
-  mutating func process(_ event: Event, context: inout ProcessingContext<TimerTag>)
+  mutating func process(_ event: consuming Event, context: inout ProcessingContext<TimerTag>)
 
   /// Handles a timer that came due at `context.now`.
   mutating func fire(_ tag: TimerTag, context: inout ProcessingContext<TimerTag>)

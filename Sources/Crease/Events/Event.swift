@@ -10,6 +10,9 @@ public struct Event: Hashable, Sendable {
     self.payload = payload
   }
 
+  /// The time and the payload, moved out.
+  consuming func parts() -> (t: Nanoseconds, payload: Payload) { (t, payload) }
+
   /// The event kinds of trace format version 1 (SPEC 2).
   public enum Payload: Hashable, Sendable {
     /// A hinge delivery; `nil` when the view has no hinge (left a hierarchy with hinge updates).
