@@ -244,11 +244,16 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     /// ``step(_:)``.
     @inline(never)
     mutating func takeEvents(from source: ReplaySource, _ readAhead: ReadAheadReader) throws {
+      // Counted here and added once: the counts live in a class, written back for each event.
+      var taken = 0
+      defer {
+        source.counts.lines += taken
+        source.loop.records += taken
+        source.counts.processed += taken
+      }
       while let t = readAhead.nextEventTime, engine.refusal(at: t, isEnd: false, from: source.index) == nil {
         let event = readAhead.takeEvent()
-        source.counts.lines += 1
-        source.loop.records += 1
-        source.counts.processed += 1
+        taken += 1
         noteRead(t)
         engine.admit(consume event, from: source.index, isEnd: false)
         if engine.hasCues { try writeCues() }
