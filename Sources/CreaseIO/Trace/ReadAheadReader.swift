@@ -145,8 +145,23 @@ public final class ReadAheadReader: RecordReader {
   }
 
   private func start() {
-    let producer = Producer(reader: reader, handoff: handoff, cues: hostedJob)
-    thread = startThread(named: "read-ahead") { producer.run() }
+    // Each format's reader by its own type, so its producer is compiled for it.
+    if let reader = reader as? JSONLinesReader {
+      thread = Self.startProducer(reading: reader, handoff: handoff, cues: hostedJob)
+    } else if let reader = reader as? BinaryTraceReader {
+      thread = Self.startProducer(reading: reader, handoff: handoff, cues: hostedJob)
+    } else {
+      thread = Self.startProducer(reading: reader, handoff: handoff, cues: hostedJob)
+    }
+  }
+
+  /// Starts the reading thread with a producer for the reader's own type, whose calls for each
+  /// item are then direct rather than through the protocol (callgrind: 5 calls an item).
+  private static func startProducer<Reader: RecordReader>(
+    reading reader: Reader, handoff: BatchHandoff<Batch>, cues: CueWriteJob?
+  ) -> pthread_t {
+    let producer = Producer(reader: reader, handoff: handoff, cues: cues)
+    return startThread(named: "read-ahead") { producer.run() }
   }
 }
 
@@ -248,13 +263,13 @@ private final class Batch: @unchecked Sendable {
 
 /// The reading thread's work: fill batches in turn until the reader ends or throws, and write
 /// the hosted cue writer's batches as they come, until it is done too.
-private final class Producer: @unchecked Sendable {
-  let reader: any RecordReader
+private final class Producer<Reader: RecordReader>: @unchecked Sendable {
+  let reader: Reader
   let handoff: BatchHandoff<Batch>
   let cues: CueWriteJob?
   let collectsKeys: Bool
 
-  init(reader: any RecordReader, handoff: BatchHandoff<Batch>, cues: CueWriteJob?) {
+  init(reader: Reader, handoff: BatchHandoff<Batch>, cues: CueWriteJob?) {
     self.reader = reader
     self.handoff = handoff
     self.cues = cues
