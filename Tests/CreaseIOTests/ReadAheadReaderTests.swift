@@ -119,6 +119,19 @@ struct ReadAheadReaderTests {
     #expect(observed.items == expected.items)
   }
 
+  @Test("without keeping lines, the same items, positions and terminators are handed over, and no line")
+  func withoutLines() {
+    let text = Self.mixedTrace(lines: 2 * ReadAheadReader.batchSize + 9)
+    let expected = Self.observe(JSONLinesReader(source: MemorySource(text)))
+    let observed = Self.observe(
+      ReadAheadReader(JSONLinesReader(source: MemorySource(text)), keepingLines: false))
+    #expect(observed.items.allSatisfy { $0.raw == nil })
+    #expect(expected.items.contains { $0.raw != nil })
+    var withoutLines = expected.items
+    for index in withoutLines.indices { withoutLines[index].raw = nil }
+    #expect(observed.items == withoutLines)
+  }
+
   @Test("binary: the records, bad records and positions are handed over as read")
   func binaryAcrossBatches() throws {
     var encoder = BinaryTraceEncoder()

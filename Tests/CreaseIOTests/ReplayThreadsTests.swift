@@ -86,7 +86,8 @@ struct ReplayThreadsTests {
 
   static func replay(
     _ bytes: [UInt8], threads: Int, strict: Bool = false, format: CueFormat = .jsonl,
-    lateToCues: Bool = false, withRejects: Bool = false, room: Int = .max, name: String = "trace.jsonl"
+    lateToCues: Bool = false, withLate: Bool = true, withRejects: Bool = false, room: Int = .max,
+    name: String = "trace.jsonl"
   ) -> Run {
     let cues = NotingSink()
     cues.room = room
@@ -105,7 +106,7 @@ struct ReplayThreadsTests {
         [source],
         to: .init(
           cues: cues, diagnostics: diagnostics, rejects: withRejects ? rejects : nil,
-          late: lateToCues ? cues : late))
+          late: lateToCues ? cues : withLate ? late : nil))
     } catch {
       failure = "\(error)"
     }
@@ -142,6 +143,19 @@ struct ReplayThreadsTests {
     let observed = Self.replay(Self.trace, threads: 2, withRejects: true)
     #expect(!observed.readElsewhere && observed.writtenElsewhere)
     #expect(expected.rejects.contains("not json at all"))
+    #expect(observed == expected)
+  }
+
+  @Test(
+    "without a late output, lines are not kept for one, and late lines are counted and reported the same",
+    arguments: ["trace.jsonl", "trace.crtrace"])
+  func withoutLateOutput(name: String) {
+    let trace = name.hasSuffix(".crtrace") ? Self.binaryTrace : Self.trace
+    let expected = Self.replay(trace, threads: 1, withLate: false, name: name)
+    let observed = Self.replay(trace, threads: 2, withLate: false, name: name)
+    #expect(observed.readElsewhere)
+    #expect(expected.summary.total.late > 0)
+    #expect(expected.diagnostics.contains("late line(s) not processed"))
     #expect(observed == expected)
   }
 

@@ -184,7 +184,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       let reader = RecordReaders.open(source, overflow: outputs.rejects)
       reader.collectsUnknownKeys = replay.warnsAboutUnknownKeys
       let readsAhead = replay.maximumThreads >= 2 && oneQuietSource && outputs.rejects == nil
-      return readsAhead ? ReadAheadReader(reader) : reader
+      return readsAhead ? ReadAheadReader(reader, keepingLines: outputs.late != nil) : reader
     }
 
     mutating func readAll() throws {
@@ -385,10 +385,10 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       source.counts.late += 1
       if source.reader.line != nil {
         try diagnostics.copyLine(of: source.reader, to: outputs.late)
-      } else {
+      } else if let late = outputs.late {
         var line: [UInt8] = []
         TraceEncoder.encode(.event(event), into: &line)
-        try outputs.late?.write(line)
+        try late.write(line)
       }
       let message =
         "late event: \(behind.rawValue) ns behind the latest t of its trace, more than the reorder window"

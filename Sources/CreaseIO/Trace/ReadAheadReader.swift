@@ -6,7 +6,7 @@ import Glibc
 ///
 /// It hands over exactly what the reader returned, item by item: the same records, and with
 /// each item the reader's `position`, `bytesRead`, line, line terminator and unknown keys as
-/// they were right after it (the line copied). An error the reader throws is thrown at
+/// they were right after it (the line copied, unless the caller said it needs none). An error the reader throws is thrown at
 /// the item where it happened. Output made from it is therefore byte for byte the output made
 /// from the reader itself.
 ///
@@ -33,6 +33,7 @@ public final class ReadAheadReader: RecordReader {
   private var hostedJob: CueWriteJob?
   public let source: ByteSource
   private var collectsKeys: Bool
+  private let keepsLines: Bool
   private var thread: pthread_t?
   /// The batch being handed over, and its place among the batches.
   private var batch: Batch?
@@ -50,8 +51,13 @@ public final class ReadAheadReader: RecordReader {
 
   /// Wraps `reader`, which must not be read otherwise from now on. Reading starts with the
   /// first ``next()``, so `collectsUnknownKeys` may still be set before.
-  public init(_ reader: any RecordReader) {
+  ///
+  /// Without `keepingLines`, no line is handed over (``line`` is `nil`): for a caller that
+  /// never copies one, so the reading thread does not copy each line for it. A replay copies
+  /// lines only to a late output (a rejects output reads on its own thread).
+  public init(_ reader: any RecordReader, keepingLines: Bool = true) {
     self.reader = reader
+    keepsLines = keepingLines
     source = reader.source
     collectsKeys = reader.collectsUnknownKeys
     handoff = BatchHandoff(batches: (0..<Self.batchCount).map { _ in Batch() })
@@ -147,20 +153,23 @@ public final class ReadAheadReader: RecordReader {
   private func start() {
     // Each format's reader by its own type, so its producer is compiled for it.
     if let reader = reader as? JSONLinesReader {
-      thread = Self.startProducer(reading: reader, handoff: handoff, cues: hostedJob)
+      thread = Self.startProducer(
+        reading: reader, keepingLines: keepsLines, handoff: handoff, cues: hostedJob)
     } else if let reader = reader as? BinaryTraceReader {
-      thread = Self.startProducer(reading: reader, handoff: handoff, cues: hostedJob)
+      thread = Self.startProducer(
+        reading: reader, keepingLines: keepsLines, handoff: handoff, cues: hostedJob)
     } else {
-      thread = Self.startProducer(reading: reader, handoff: handoff, cues: hostedJob)
+      thread = Self.startProducer(
+        reading: reader, keepingLines: keepsLines, handoff: handoff, cues: hostedJob)
     }
   }
 
   /// Starts the reading thread with a producer for the reader's own type, whose calls for each
   /// item are then direct rather than through the protocol (callgrind: 5 calls an item).
   private static func startProducer<Reader: RecordReader>(
-    reading reader: Reader, handoff: BatchHandoff<Batch>, cues: CueWriteJob?
+    reading reader: Reader, keepingLines: Bool, handoff: BatchHandoff<Batch>, cues: CueWriteJob?
   ) -> pthread_t {
-    let producer = Producer(reader: reader, handoff: handoff, cues: cues)
+    let producer = Producer(reader: reader, keepingLines: keepingLines, handoff: handoff, cues: cues)
     return startThread(named: "read-ahead") { producer.run() }
   }
 }
@@ -268,8 +277,10 @@ private final class Producer<Reader: RecordReader>: @unchecked Sendable {
   let handoff: BatchHandoff<Batch>
   let cues: CueWriteJob?
   let collectsKeys: Bool
+  let keepsLines: Bool
 
-  init(reader: Reader, handoff: BatchHandoff<Batch>, cues: CueWriteJob?) {
+  init(reader: Reader, keepingLines: Bool, handoff: BatchHandoff<Batch>, cues: CueWriteJob?) {
+    keepsLines = keepingLines
     self.reader = reader
     self.handoff = handoff
     self.cues = cues
@@ -321,7 +332,7 @@ private final class Producer<Reader: RecordReader>: @unchecked Sendable {
       let note = Note(
         position: reader.position, bytesRead: reader.bytesRead,
         endsWithCarriageReturn: reader.endsWithCarriageReturn)
-      batch.append(item, line: reader.line, note: note)
+      batch.append(item, line: keepsLines ? reader.line : nil, note: note)
       if collectsKeys { batch.keepUnknownKeys(reader.unknownKeys) }
       if batch.isLast { return }
     }
