@@ -6,9 +6,9 @@ import Glibc
 ///
 /// It hands over exactly what the reader returned, item by item: the same records, and with
 /// each item the reader's `position`, `bytesRead`, line, line terminator and unknown keys as
-/// they were right after it (the line copied, unless the caller said it needs none). An error the reader throws is thrown at
-/// the item where it happened. Output made from it is therefore byte for byte the output made
-/// from the reader itself.
+/// they were right after it (the line copied, unless the caller needs none). An error the
+/// reader throws is thrown at the item where it happened. Output made from it is therefore
+/// byte for byte the output made from the reader itself.
 ///
 /// Only a reader whose `next()` has no side effect other than reading may be wrapped: one that
 /// streams overlong lines to an overflow sink would write to it from the other thread, out of
@@ -54,7 +54,7 @@ public final class ReadAheadReader: RecordReader {
   ///
   /// Without `keepingLines`, no line is handed over (``line`` is `nil`): for a caller that
   /// never copies one, so the reading thread does not copy each line for it. A replay copies
-  /// lines only to a late output (a rejects output reads on its own thread).
+  /// lines only to a late output (with a rejects output, it does not read ahead at all).
   public init(_ reader: any RecordReader, keepingLines: Bool = true) {
     self.reader = reader
     keepsLines = keepingLines
