@@ -157,6 +157,22 @@ struct EngineTests {
     #expect(engine.sourceToRead == 1)
   }
 
+  @Test(
+    "the watermark is the least latest t less the window over the open sources, for one source or several",
+    arguments: [1, 3])
+  func watermark(sources count: Int) {
+    var engine = Engine(processor: MarbleProcessor(), sourceCount: count, reorderWindow: 5)
+    #expect(engine.watermark == .min)
+    for source in 0..<count {
+      _ = engine.push(Event(t: Nanoseconds(Int64(100 + 10 * source)), .mark(label: "a")), from: source)
+    }
+    #expect(engine.watermark == 95)
+    engine.finish(source: 0)
+    #expect(engine.watermark == (count == 1 ? .max : 105))
+    for source in 1..<count { engine.finish(source: source) }
+    #expect(engine.watermark == .max)
+  }
+
   @Test("seeded random disorder within the window always comes out sorted", arguments: 0..<20)
   func randomDisorder(seed: UInt64) {
     var random = SplitMix64(seed: seed)
