@@ -282,10 +282,10 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     }
   }
 
-  /// - Complexity: O(*s*), where *s* is the number of sources; once per push, not per event.
   // Static, and given only what it reads: a method on `self` called from a mutating method
   // copied the whole engine first (callgrind: 88 instructions a call in `memcpy`). Inlined: a
   // call of its own, once an event, cost 11 instructions an event more.
+  /// - Complexity: O(*s*), where *s* is the number of sources; once per push, not per event.
   @inline(__always)
   private static func releaseLine(of sources: [SourceState], reorderWindow: Nanoseconds) -> ReleaseLine? {
     // One source, the usual replay: the loop below without the loop.
