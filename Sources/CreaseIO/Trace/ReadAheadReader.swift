@@ -153,23 +153,18 @@ public final class ReadAheadReader: RecordReader {
   private func start() {
     // Each format's reader by its own type, so its producer is compiled for it.
     if let reader = reader as? JSONLinesReader {
-      thread = Self.startProducer(
-        reading: reader, keepingLines: keepsLines, handoff: handoff, cues: hostedJob)
+      thread = startProducer(reading: reader)
     } else if let reader = reader as? BinaryTraceReader {
-      thread = Self.startProducer(
-        reading: reader, keepingLines: keepsLines, handoff: handoff, cues: hostedJob)
+      thread = startProducer(reading: reader)
     } else {
-      thread = Self.startProducer(
-        reading: reader, keepingLines: keepsLines, handoff: handoff, cues: hostedJob)
+      thread = startProducer(reading: reader)
     }
   }
 
   /// Starts the reading thread with a producer for the reader's own type, whose calls for each
   /// item are then direct rather than through the protocol (callgrind: 5 calls an item).
-  private static func startProducer<Reader: RecordReader>(
-    reading reader: Reader, keepingLines: Bool, handoff: BatchHandoff<Batch>, cues: CueWriteJob?
-  ) -> pthread_t {
-    let producer = Producer(reader: reader, keepingLines: keepingLines, handoff: handoff, cues: cues)
+  private func startProducer<Reader: RecordReader>(reading reader: Reader) -> pthread_t {
+    let producer = Producer(reader: reader, keepingLines: keepsLines, handoff: handoff, cues: hostedJob)
     return startThread(named: "read-ahead") { producer.run() }
   }
 }

@@ -19,8 +19,9 @@ public enum TraceItem {
 
 /// Reads the records of one trace, in one format. Replay, check, stats, plot and convert read
 /// through it, so a new input format is one new conforming type (``RecordReaders/open(_:overflow:)``
-/// picks it).
-public protocol RecordReader: AnyObject {
+/// picks it). A conforming type is not isolated to an actor (`SendableMetatype`): a reader may be
+/// read on a thread of its own (``ReadAheadReader``).
+public protocol RecordReader: AnyObject, SendableMetatype {
   /// Where the records come from.
   var source: ByteSource { get }
   /// The line number, or the record number, of the item last returned (`LINE` in diagnostics).
