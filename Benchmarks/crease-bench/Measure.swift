@@ -15,6 +15,25 @@ enum Measure {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
   }
 
+  /// The fastest of `count` runs of each of `bodies`, in seconds, taken in rounds: each round
+  /// runs every body in order, once untimed and then timed. Interleaved, a stretch of load from
+  /// another process spoils a round of every row rather than every run of one row (a best of
+  /// five in a row was seen at half its usual speed); the untimed run first lets the row find
+  /// the machine as a run in a row would (timed straight after another program, the two-thread
+  /// replays measured about 10% slower).
+  static func best(of count: Int, rounds bodies: [() throws -> Void]) throws -> [Double] {
+    var best = [Double](repeating: .infinity, count: bodies.count)
+    for _ in 0..<count {
+      for (index, body) in bodies.enumerated() {
+        try body()
+        let start = now()
+        try body()
+        best[index] = min(best[index], now() - start)
+      }
+    }
+    return best
+  }
+
   /// The fastest of `count` runs, in seconds: the least disturbed by a shared machine.
   static func best(of count: Int, _ body: () throws -> Void) rethrows -> Double {
     var best = Double.infinity

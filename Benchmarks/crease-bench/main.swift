@@ -19,6 +19,7 @@ if arguments.count == 3, let count = Int(arguments[2]) {
 }
 let lineCount = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 // Best of five: the machines are shared, and single runs of the same replay were seen 40% apart.
+// The table's rows are timed in rounds, so that a stretch of load touches every row alike.
 let repetitions = 5
 let dataDirectory = "Benchmarks/.data"
 mkdir(dataDirectory, 0o755)
@@ -29,25 +30,20 @@ let largeBytes = try BenchTrace.write(lines: lineCount, to: large)
 _ = try BenchTrace.write(lines: lineCount / 10, to: small)
 print("trace: \(lineCount) lines, \(largeBytes) bytes (\(large))\n")
 
-var rows: [BenchRow] = []
+/// The rows of the table, each a name and one run of its work; they are timed together, in
+/// rounds (``Measure/best(of:rounds:)``).
+var contenders: [(name: String, run: () throws -> Void)] = []
 
-/// The best time of an in-process replay of `path` (JSON Lines or binary, by extension), read
-/// ahead on a second thread as `crease replay` does, or on one thread.
-func replayTime(_ path: String, threads: Int = 2) throws -> Double {
-  try Measure.best(of: repetitions) {
-    var replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
-      Pipeline(configuration: .default)
-    }
-    replay.maximumThreads = threads
-    _ = try replay.run(
-      [try FileSource(path: path)], to: .init(cues: DiscardingSink(), diagnostics: DiscardingSink()))
+/// One in-process replay of `path` (JSON Lines or binary, by extension), read ahead on a second
+/// thread as `crease replay` does, or on one thread.
+func replay(_ path: String, threads: Int = 2) throws {
+  var replay = TraceReplay(reorderWindow: Configuration.default.reorderWindow) {
+    Pipeline(configuration: .default)
   }
+  replay.maximumThreads = threads
+  _ = try replay.run(
+    [try FileSource(path: path)], to: .init(cues: DiscardingSink(), diagnostics: DiscardingSink()))
 }
-
-rows.append(
-  BenchRow(
-    name: "crease replay (JSONL, in-process)", seconds: try replayTime(large), lines: lineCount,
-    bytes: largeBytes))
 
 // Named by format version, so that a kept conversion in an older version is not measured.
 let binary = "\(dataDirectory)/bench-\(lineCount).v\(BinaryTraceFormat.version).crtrace"
@@ -56,25 +52,18 @@ if access(binary, R_OK) != 0 {
     try FileSource(path: large), to: try FileSink(creatingFileAt: binary), binary: BinaryTraceFormat.version,
     diagnostics: DiscardingSink())
 }
-rows.append(
-  BenchRow(
-    name: "crease replay (binary, in-process)", seconds: try replayTime(binary), lines: lineCount,
-    bytes: largeBytes))
+contenders.append(("crease replay (JSONL, in-process)", { try replay(large) }))
+contenders.append(("crease replay (binary, in-process)", { try replay(binary) }))
 for (format, path) in [("JSONL", large), ("binary", binary)] {
-  rows.append(
-    BenchRow(
-      name: "crease replay (\(format), one thread)", seconds: try replayTime(path, threads: 1),
-      lines: lineCount, bytes: largeBytes))
+  contenders.append(("crease replay (\(format), one thread)", { try replay(path, threads: 1) }))
 }
-
-let jsonc = Measure.best(of: repetitions) {
-  precondition(cjsonc_parse_lines(large) == Int64(lineCount), "the json-c loop must parse every line")
-}
-rows.append(BenchRow(name: "json-c parse loop (C)", seconds: jsonc, lines: lineCount, bytes: largeBytes))
-
+contenders.append(
+  (
+    "json-c parse loop (C)",
+    { precondition(cjsonc_parse_lines(large) == Int64(lineCount), "the json-c loop must parse every line") }
+  ))
 if Spawn.commandExists("jq") {
-  let jq = try Measure.best(of: repetitions) { try Spawn.run("jq -c . \(large) > /dev/null") }
-  rows.append(BenchRow(name: "jq -c .", seconds: jq, lines: lineCount, bytes: largeBytes))
+  contenders.append(("jq -c .", { try Spawn.run("jq -c . \(large) > /dev/null") }))
 }
 // simdjson On-Demand (C++), when libsimdjson-dev is installed: compiled here, run on the same file.
 let simdjsonLoop = "\(dataDirectory)/simdjson-loop"
@@ -83,15 +72,16 @@ if (try? Spawn.run(
 ))
   != nil
 {
-  let simdjson = try Measure.best(of: repetitions) { try Spawn.run("\(simdjsonLoop) \(large) > /dev/null") }
-  rows.append(
-    BenchRow(name: "simdjson On-Demand loop (C++)", seconds: simdjson, lines: lineCount, bytes: largeBytes))
+  contenders.append(
+    ("simdjson On-Demand loop (C++)", { try Spawn.run("\(simdjsonLoop) \(large) > /dev/null") }))
 }
 if (try? Spawn.run("python3 -c 'import orjson' 2>/dev/null")) != nil {
   let script = "import orjson,sys\nfor line in open(sys.argv[1],'rb'): orjson.loads(line)"
-  let orjson = try Measure.best(of: repetitions) { try Spawn.run("python3 -c \"\(script)\" \(large)") }
-  rows.append(
-    BenchRow(name: "python3 + orjson parse loop", seconds: orjson, lines: lineCount, bytes: largeBytes))
+  contenders.append(("python3 + orjson parse loop", { try Spawn.run("python3 -c \"\(script)\" \(large)") }))
+}
+let times = try Measure.best(of: repetitions, rounds: contenders.map(\.run))
+let rows = zip(contenders, times).map { contender, seconds in
+  BenchRow(name: contender.name, seconds: seconds, lines: lineCount, bytes: largeBytes)
 }
 
 // Ratios are against the orjson loop (SPEC 9's reference) when it ran, else the json-c loop.
