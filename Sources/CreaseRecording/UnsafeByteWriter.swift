@@ -106,7 +106,7 @@
   }
 
   /// 10 to the power `exponent`, 0 through 19 (a switch the compiler turns into a table).
-  @inlinable package static func powerOfTen(_ exponent: Int) -> UInt64 {
+  @inlinable @inline(__always) package static func powerOfTen(_ exponent: Int) -> UInt64 {
     switch exponent {
     case 0: 1
     case 1: 10

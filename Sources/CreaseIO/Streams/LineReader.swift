@@ -52,14 +52,17 @@ public final class LineReader {
   /// - Parameter overflow: receives the bytes of an overlong line, in order (a sink, not a
   ///   closure: an optional closure escapes, and its context was allocated for every line).
   /// - Complexity: O(*n*) in the length of the line.
-  public func next(overflow: ByteSink? = nil) throws -> Line? {
+  @inline(__always) public func next(overflow: ByteSink? = nil) throws -> Line? {
+    // A line whole in the buffer, the common case, is taken here, inlined into the reader's
+    // loop; reading more, the end and overlong lines are left to a call.
+    if let newline = findNewline() { return .complete(take(upTo: newline)) }
+    return try readMore(overflow: overflow)
+  }
+
+  /// The next line, after reading more of the source as needed.
+  private func readMore(overflow: ByteSink?) throws -> Line? {
     while true {
-      if let newline = findNewline() {
-        lineNumber += 1
-        let line = UnsafeRawBufferPointer(rebasing: storage[start..<newline])
-        start = newline + 1
-        return .complete(trimmingCarriageReturn(line))
-      }
+      if let newline = findNewline() { return .complete(take(upTo: newline)) }
       if sourceIsExhausted {
         guard start < end else { return nil }
         lineNumber += 1
@@ -74,7 +77,15 @@ public final class LineReader {
     }
   }
 
-  private func findNewline() -> Int? {
+  /// Takes the line that ends at the newline at `newline`.
+  @inline(__always) private func take(upTo newline: Int) -> UnsafeRawBufferPointer {
+    lineNumber += 1
+    let line = UnsafeRawBufferPointer(rebasing: storage[start..<newline])
+    start = newline + 1
+    return trimmingCarriageReturn(line)
+  }
+
+  @inline(__always) private func findNewline() -> Int? {
     guard start < end, let base = storage.baseAddress else { return nil }
     guard let found = memchr(base + start, 0x0A, end - start) else { return nil }
     return base.distance(to: found)
@@ -121,7 +132,9 @@ public final class LineReader {
     return .overlong(length: length)
   }
 
-  private func trimmingCarriageReturn(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+  @inline(__always) private func trimmingCarriageReturn(_ line: UnsafeRawBufferPointer)
+    -> UnsafeRawBufferPointer
+  {
     endedWithCarriageReturn = line.last == 0x0D
     return endedWithCarriageReturn ? UnsafeRawBufferPointer(rebasing: line.dropLast()) : line
   }

@@ -308,45 +308,46 @@ enum FastLineParser {
     }
 
     /// Takes a run of decimal digits and returns `start` followed by them as one integer
-    /// (wrapping past 64 bits, so exact for at most 19 digits in all) and whether any digit is
-    /// not 0.
+    /// (wrapping past 64 bits, so exact for at most 19 digits in all).
     ///
     /// Eight bytes are looked at as one word while eight remain: the digits at its front are
-    /// found and converted together, in three multiplications.
-    mutating func digitRun(continuing start: UInt64 = 0) -> (value: UInt64, nonZero: Bool) {
+    /// found and converted together, in three multiplications. Inlined, as it runs two or three
+    /// times a line.
+    @inline(__always) mutating func digitRun(continuing start: UInt64 = 0) -> UInt64 {
       var value = start
-      var nonZero = false
-      while offset + 8 <= bytes.count {
+      while offset &+ 8 <= bytes.count {
         let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
         // A byte is a digit when its high nibble is 3 and adding 6 leaves it 3. A carry out of
         // a byte of 0xFA or more only reaches later bytes, which come after a non-digit.
         let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
         let threes: UInt64 = 0x3030_3030_3030_3030
         let notDigits = ((word & high) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & high) ^ threes)
-        let count = notDigits.trailingZeroBitCount / 8
-        guard count > 0 else { return (value, nonZero) }
-        // The digits moved to the back of the word (the last ones read are the least
-        // significant), the bytes before them made "0".
-        let shift = UInt64(8 * (8 - count))
-        let digits = count == 8 ? word : (word << shift) | (threes >> (64 - shift))
-        let converted = Self.eightDigits(digits)
-        nonZero = nonZero || converted != 0
-        value = value &* UnsafeByteWriter.powerOfTen(count) &+ converted
-        offset += count
-        guard count == 8 else { return (value, nonZero) }
+        let count = notDigits.trailingZeroBitCount &>> 3
+        if count == 8 {
+          value = value &* 100_000_000 &+ Self.eightDigits(word)
+          offset &+= 8
+          continue
+        }
+        if count != 0 {
+          // The digits moved to the back of the word (the last ones read are the least
+          // significant); the zero bytes shifted in before them count as 0s.
+          let digits = word &<< UInt64(truncatingIfNeeded: 64 &- 8 &* count)
+          value = value &* UnsafeByteWriter.powerOfTen(count) &+ Self.eightDigits(digits)
+          offset &+= count
+        }
+        return value
       }
       while offset < bytes.count, bytes[offset] &- UInt8(ascii: "0") < 10 {
-        let digit = bytes[offset] &- UInt8(ascii: "0")
-        nonZero = nonZero || digit != 0
-        value = value &* 10 &+ UInt64(digit)
-        offset += 1
+        value = value &* 10 &+ UInt64(bytes[offset] &- UInt8(ascii: "0"))
+        offset &+= 1
       }
-      return (value, nonZero)
+      return value
     }
 
-    /// The number eight ASCII digits spell, the first in the lowest byte: pairs, then groups
-    /// of four, then all eight combined by multiplying with the place values.
-    static func eightDigits(_ word: UInt64) -> UInt64 {
+    /// The number eight ASCII digits spell, the first in the lowest byte (a zero byte reads as
+    /// 0): pairs, then groups of four, then all eight combined by multiplying with the place
+    /// values.
+    @inline(__always) static func eightDigits(_ word: UInt64) -> UInt64 {
       var value = word & 0x0F0F_0F0F_0F0F_0F0F
       value = (value &* (10 << 8 + 1)) >> 8 & 0x00FF_00FF_00FF_00FF
       value = (value &* (100 << 16 + 1)) >> 16 & 0x0000_FFFF_0000_FFFF
@@ -360,31 +361,30 @@ enum FastLineParser {
       let negative = take(UInt8(ascii: "-"))
       let integerStart = offset
       let integer = digitRun()
-      let integerDigits = offset - integerStart
+      let integerDigits = offset &- integerStart
       guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
         return nil
       }
       var isDecimal = false
-      var nonZero = integer.nonZero
       // All the digits as one integer, while they fit: for the exact fast path below.
-      var significand = integer.value
+      var significand = integer
       var fractionDigits = 0
       if take(UInt8(ascii: ".")) {
         let fractionStart = offset
-        let fraction = digitRun(continuing: significand)
-        fractionDigits = offset - fractionStart
+        significand = digitRun(continuing: significand)
+        fractionDigits = offset &- fractionStart
         guard fractionDigits > 0 else { return nil }
-        nonZero = nonZero || fraction.nonZero
-        significand = fraction.value
         isDecimal = true
       }
-      let magnitude = Int64(truncatingIfNeeded: integer.value)
+      let magnitude = Int64(truncatingIfNeeded: integer)
       // A byte must follow and end the number: json-c would read an exponent or a letter on,
       // and strtod below stops at it.
       guard offset < bytes.count else { return nil }
       let next = bytes[offset]
       guard next == 0x20 || next == UInt8(ascii: ",") || next == UInt8(ascii: "}") else { return nil }
-      guard nonZero || !negative else { return nil }
+      // A negative zero is json-c's to read. The significand is exact, so 0 only for zeros,
+      // while it has at most 19 digits; a longer negative number is left to json-c too.
+      guard !negative || (significand != 0 && integerDigits &+ fractionDigits <= 19) else { return nil }
       guard isDecimal else {
         guard integerDigits <= 18 else { return nil }
         return .integer(negative ? -magnitude : magnitude)

@@ -25,7 +25,7 @@ public final class JSONLinesReader: RecordReader {
     set { parser.collectsUnknownKeys = newValue }
   }
 
-  public func next() throws -> TraceItem {
+  @inline(__always) public func next() throws -> TraceItem {
     line = nil
     guard let next = try lines.next(overflow: overflow) else {
       return .endOfInput

@@ -5,10 +5,12 @@ import Crease
 ///
 /// Each name is kept as its length and a fingerprint of two words that, for a given length,
 /// hold every byte of it (overlapping when shorter than 16), so a match is three comparisons;
-/// and likewise with its closing quote, to match it where it starts on a line.
+/// and likewise with its closing quote, to match it where it starts on a line. Its first byte
+/// is kept too: on a line, only the names that start like it are fingerprinted.
 struct NameMatcher<Named: TraceNamed> {
   private struct Entry {
     var count: Int
+    var first: UInt8
     var fingerprint: Fingerprint
     /// The fingerprint of the name and a closing quote (`count + 1` bytes).
     var quoted: Fingerprint
@@ -26,7 +28,8 @@ struct NameMatcher<Named: TraceNamed> {
         precondition(bytes.count < 16, "NameMatcher holds names of at most 15 bytes, not '\(value.name)'")
         let quoted = Array(bytes) + [UInt8(ascii: "\"")]
         return Entry(
-          count: bytes.count, fingerprint: Self.fingerprint(UnsafeRawBufferPointer(bytes)),
+          count: bytes.count, first: bytes.first ?? UInt8(ascii: "\""),
+          fingerprint: Self.fingerprint(UnsafeRawBufferPointer(bytes)),
           quoted: quoted.withUnsafeBytes(Self.fingerprint), value: value)
       }
     }
@@ -49,7 +52,8 @@ struct NameMatcher<Named: TraceNamed> {
   /// when none does.
   /// - Complexity: O(*c*) in the number of cases (a handful).
   func matchQuoted(_ bytes: UnsafeRawBufferPointer) -> (value: Named, length: Int)? {
-    for entry in entries where entry.count < bytes.count {
+    guard let first = bytes.first else { return nil }
+    for entry in entries where entry.first == first && entry.count < bytes.count {
       let length = entry.count + 1
       let fingerprint = Self.fingerprint(UnsafeRawBufferPointer(rebasing: bytes[..<length]))
       if fingerprint.head == entry.quoted.head && fingerprint.tail == entry.quoted.tail {

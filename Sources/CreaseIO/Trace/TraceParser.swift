@@ -29,9 +29,15 @@ public final class TraceParser {
   ///
   /// Plain `hinge`, `frame`, `drop` and `mark` lines go through ``FastLineParser``; every other
   /// line, and every bad one, through json-c, which writes the error.
-  public func parse(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
-    // The common lines take the fast path, which has no unknown keys to list.
+  @inline(__always) public func parse(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
+    // The common lines take the fast path, which has no unknown keys to list; inlined into the
+    // reader's loop, with json-c's path left to a call.
     if !collectsUnknownKeys, let record = FastLineParser.parse(line) { return record }
+    return try parseWithJSONC(line)
+  }
+
+  /// The record on `line` as json-c reads it, listing its unknown keys if they are collected.
+  private func parseWithJSONC(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
     unknownKeys.removeAll(keepingCapacity: true)
     json_tokener_reset(tokener)
     let base = line.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)!
