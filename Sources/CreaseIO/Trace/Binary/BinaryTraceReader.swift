@@ -53,7 +53,19 @@ public final class BinaryTraceReader: RecordReader {
 
   deinit { buffer.deallocate() }
 
-  public func next() throws -> TraceItem {
+  @inline(__always) public func next() throws -> TraceItem {
+    // A version 2 record with a one-byte length, whole in the buffer, nearly every record, is
+    // read here, inlined into the reading loop; everything else is left to a call.
+    if version == 2, !stopped, start < end, buffer[start] < 0x80, end - start > Int(buffer[start]) {
+      position += 1
+      recordOffset = consumed
+      return decodeRecord(prefix: 1, length: Int(buffer[start]))
+    }
+    return try nextFramed()
+  }
+
+  /// The next item, reading the file header and more of the file as needed.
+  private func nextFramed() throws -> TraceItem {
     guard !stopped else { return .endOfInput }
     if version == 0, let problem = try readFileHeader() { return stop(problem) }
     // Whether the bytes are buffered already is asked here, inline: nearly always they are, and
@@ -84,6 +96,12 @@ public final class BinaryTraceReader: RecordReader {
     guard try end - start >= prefix + length || fill(prefix + length) else {
       return stop("truncated record: \(length) bytes announced, \(end - start - prefix) present")
     }
+    return decodeRecord(prefix: prefix, length: length)
+  }
+
+  /// Decodes the record whose `length` bytes follow a `prefix` at `start`, all buffered, and
+  /// moves past it.
+  @inline(__always) private func decodeRecord(prefix: Int, length: Int) -> TraceItem {
     var body = BodyReader(
       bytes: UnsafeRawBufferPointer(buffer), position: start + prefix, end: start + prefix + length)
     start += prefix + length
