@@ -102,20 +102,31 @@ if reference.name.hasPrefix("python3") {
 // Peak memory of the real command at two trace sizes: it should be flat in trace length.
 let crease = String(arguments[0][..<(arguments[0].lastIndex(of: "/") ?? arguments[0].startIndex)]) + "/crease"
 if access(crease, X_OK) == 0 {
-  // Instructions per line under callgrind: stable where wall time is not. The small trace keeps
-  // valgrind's run short; start-up is included: about 60 instructions a line at 100,000 lines.
+  // Instructions per line under callgrind: stable where wall time is not. Start-up (loading and
+  // linking the program, about 7 million instructions) is no line's cost: the figure per line is
+  // the difference between two trace lengths, and the first length's whole count is shown beside.
   if Spawn.commandExists("valgrind") {
-    let smallBinary = "\(dataDirectory)/bench-\(lineCount / 10).crtrace"
-    try Spawn.run("\(crease) convert \(small) -o \(smallBinary)")
-    print(
-      "\ninstructions per line under callgrind (\(lineCount / 10) lines; SPEC 9: JSONL ≤ 1,500, binary ≤ 300):"
-    )
-    for (label, path) in [("JSONL", small), ("binary", smallBinary)] {
-      if let instructions = try Callgrind.instructions("\(crease) replay \(path) > /dev/null") {
-        print(
-          "  \(label): \(instructions.all / (lineCount / 10)) in all, "
-            + "\(instructions.mainThread / (lineCount / 10)) on the replay thread")
-      }
+    let (shorter, longer) = (lineCount / 10, lineCount / 5)
+    let jsonl = try [shorter, longer].map { lines in
+      let path = "\(dataDirectory)/bench-\(lines).jsonl"
+      _ = try BenchTrace.write(lines: lines, to: path)
+      return path
+    }
+    let binaries = try jsonl.map { path in
+      let converted = String(path.dropLast(".jsonl".count)) + ".crtrace"
+      try Spawn.run("\(crease) convert \(path) -o \(converted)")
+      return converted
+    }
+    print("\ninstructions per line under callgrind (SPEC 9: JSONL ≤ 1,500, binary ≤ 300):")
+    for (label, paths) in [("JSONL", jsonl), ("binary", binaries)] {
+      guard let first = try Callgrind.instructions("\(crease) replay \(paths[0]) > /dev/null"),
+        let second = try Callgrind.instructions("\(crease) replay \(paths[1]) > /dev/null")
+      else { continue }
+      let added = longer - shorter
+      print(
+        "  \(label): \((second.all - first.all) / added) in all, "
+          + "\((second.mainThread - first.mainThread) / added) on the replay thread "
+          + "(\(first.all / shorter) in all with start-up, at \(shorter) lines)")
     }
   }
   // A fleet: 16 traces replayed independently, one at a time and two at a time.

@@ -269,7 +269,6 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     processor.process(consume event, context: &context)
   }
 
-  /// Whether no source can still deliver an event that sorts before `head`.
   /// Which buffered events no source can still precede: those before the earliest time an open
   /// source may still deliver, and those at that time from a source no later on the command line
   /// than every source that may still deliver then. `nil` while an open source has read nothing.
