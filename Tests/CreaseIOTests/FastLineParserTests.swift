@@ -16,7 +16,7 @@ enum FastPathDifferential {
     }
   }
 
-  static func fast(_ bytes: [UInt8]) -> TraceRecord? { bytes.withUnsafeBytes { FastLineParser.parse($0) } }
+  static func fast(_ bytes: [UInt8]) -> TraceRecord? { bytes.withUnsafeBytes { FastLineParser().parse($0) } }
 
   /// `nil` when the two agree, else what differs.
   static func disagreement(_ bytes: [UInt8]) -> String? {
@@ -69,15 +69,15 @@ struct FastLineParserTests {
       TraceEncoder.encode(.event(event), into: &line)
       line.removeLast()  // the newline
       let text = String(decoding: line, as: UTF8.self)
-      let canonical = line.withUnsafeBytes { FastLineParser.parseCanonical($0) }
-      let members = line.withUnsafeBytes { FastLineParser.parseMembers($0) }
+      let canonical = line.withUnsafeBytes { FastLineParser().parseCanonical($0) }
+      let members = line.withUnsafeBytes { FastLineParser().parseMembers($0) }
       #expect(canonical == .event(event), "\(text)")
       #expect(canonical == members, "\(text)")
       #expect(FastPathDifferential.disagreement(line) == nil, "\(text)")
     }
     // Spaced, reordered or radian lines are the general path's.
     for line in Self.canonical.suffix(3) {
-      #expect(Array(line.utf8).withUnsafeBytes { FastLineParser.parseCanonical($0) } == nil, "\(line)")
+      #expect(Array(line.utf8).withUnsafeBytes { FastLineParser().parseCanonical($0) } == nil, "\(line)")
     }
   }
 

@@ -10,7 +10,7 @@ extension FastLineParser {
   /// it accepts a subset of what that path accepts, read to the same values; any other spelling
   /// is left to it.
   /// - Complexity: O(*n*) in the length of the line.
-  static func parseCanonical(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
+  func parseCanonical(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
     var scanner = Scanner(bytes: line)
     guard scanner.take(#"{"t":"#), case .integer(let time)? = scanner.number(), time >= 0,
       scanner.take(#","kind":""#)

@@ -17,7 +17,10 @@ import Glibc
 /// member by member (``parseMembers(_:)``). Anything else returns `nil`, and ``TraceParser``
 /// decides with json-c, which stays the reference and writes every error message (SPEC 9).
 /// Differential tests and a fuzz target hold the two to the same accepted set and values.
-enum FastLineParser {
+///
+/// An instance holds the names each field may hold, built once for a ``TraceParser``: as
+/// globals, each line paid for the check of their one-time initialization.
+struct FastLineParser {
   enum Key {
     case t, kind, angle, angleRad, status, stream, pts, camera, reason, label
   }
@@ -30,21 +33,21 @@ enum FastLineParser {
     case number(Double)
   }
 
-  /// The names a field of each kind may hold, built once.
-  static let statuses = NameMatcher<HingeStatus>()
-  static let cameras = NameMatcher<Camera>()
-  static let dropReasons = NameMatcher<DropReason>()
+  /// The names a field of each kind may hold.
+  let statuses = NameMatcher<HingeStatus>()
+  let cameras = NameMatcher<Camera>()
+  let dropReasons = NameMatcher<DropReason>()
 
   /// The record on `line`, or `nil` when json-c must decide.
   /// - Complexity: O(*n*) in the length of the line.
-  static func parse(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
+  func parse(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
     parseCanonical(line) ?? parseMembers(line)
   }
 
   /// The record on `line` read member by member, in any order and spacing, or `nil` when
   /// json-c must decide.
   /// - Complexity: O(*n*) in the length of the line.
-  static func parseMembers(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
+  func parseMembers(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
     var scanner = Scanner(bytes: line)
     var fields = Fields()
     scanner.skipSpaces()
@@ -61,7 +64,7 @@ enum FastLineParser {
     guard scanner.take(UInt8(ascii: "}")) else { return nil }
     scanner.skipSpaces()
     guard scanner.atEnd else { return nil }
-    return fields.record()
+    return fields.record(names: self)
   }
 
   /// The members found so far, each at most once.
@@ -98,13 +101,14 @@ enum FastLineParser {
       }
     }
 
-    func record() -> TraceRecord? {
+    /// The record the members spell, their names matched by `names`' matchers.
+    func record(names: FastLineParser) -> TraceRecord? {
       guard case .string(let kindName)? = kind, case .integer(let time)? = t, time >= 0 else { return nil }
       let t = Nanoseconds(time)
       switch kindName.count {
       case 5 where Self.equal(kindName, "hinge"):
         guard stream == nil, pts == nil, camera == nil, reason == nil, label == nil,
-          let status = status.flatMap({ Self.name($0, statuses) })
+          let status = status.flatMap({ Self.name($0, names.statuses) })
         else { return nil }
         let delivered: Angle
         switch (angle, angleRad) {
@@ -124,7 +128,7 @@ enum FastLineParser {
         else { return nil }
         var frameCamera: Camera?
         if let camera {
-          guard let named = Self.name(camera, cameras) else { return nil }
+          guard let named = Self.name(camera, names.cameras) else { return nil }
           frameCamera = named
         }
         return .event(
@@ -134,7 +138,7 @@ enum FastLineParser {
       case 4 where Self.equal(kindName, "drop"):
         guard angle == nil, angleRad == nil, status == nil, camera == nil, label == nil,
           case .integer(let pts)? = pts, let stream = Self.stream(stream),
-          let reason = reason.flatMap({ Self.name($0, dropReasons) })
+          let reason = reason.flatMap({ Self.name($0, names.dropReasons) })
         else { return nil }
         return .event(
           Event(t: t, .drop(Drop(stream: stream, pts: PresentationTime(nanoseconds: pts), reason: reason))))
@@ -393,7 +397,7 @@ enum FastLineParser {
       // most 2^53 and the power of ten at most 10^22, both are exact doubles and one IEEE
       // division rounds correctly, as strtod does: the same double, bit for bit.
       if integerDigits + fractionDigits <= 19, significand <= 1 << 53, fractionDigits <= 22 {
-        let value = Double(significand) / Self.powersOfTen[fractionDigits]
+        let value = Double(significand) / Self.powerOfTen(fractionDigits)
         return .number(negative ? -value : value)
       }
       // A longer significand (an angle printed with 17 digits), still exact in 64 bits: divided
@@ -445,10 +449,34 @@ enum FastLineParser {
       return Double(sign: .plus, exponent: scale, significand: Double(significand))
     }
 
-    /// 10^0 through 10^22, every one an exact double.
-    private static let powersOfTen: [Double] = [
-      1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-      1e19, 1e20, 1e21, 1e22,
-    ]
+    /// 10 to the power `exponent`, 0 through 22, every one an exact double (a switch the
+    /// compiler turns into a table, with no one-time initialization to check).
+    @inline(__always) static func powerOfTen(_ exponent: Int) -> Double {
+      switch exponent {
+      case 0: 1e0
+      case 1: 1e1
+      case 2: 1e2
+      case 3: 1e3
+      case 4: 1e4
+      case 5: 1e5
+      case 6: 1e6
+      case 7: 1e7
+      case 8: 1e8
+      case 9: 1e9
+      case 10: 1e10
+      case 11: 1e11
+      case 12: 1e12
+      case 13: 1e13
+      case 14: 1e14
+      case 15: 1e15
+      case 16: 1e16
+      case 17: 1e17
+      case 18: 1e18
+      case 19: 1e19
+      case 20: 1e20
+      case 21: 1e21
+      default: 1e22
+      }
+    }
   }
 }

@@ -17,6 +17,7 @@ public final class TraceParser {
   public var collectsUnknownKeys = false
 
   private let tokener: UnsafeMutablePointer<json_tokener>
+  private let fastParser = FastLineParser()
 
   public init() {
     tokener = json_tokener_new_ex(Self.maximumDepth)
@@ -32,7 +33,7 @@ public final class TraceParser {
   @inline(__always) public func parse(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
     // The common lines take the fast path, which has no unknown keys to list; inlined into the
     // reader's loop, with json-c's path left to a call.
-    if !collectsUnknownKeys, let record = FastLineParser.parse(line) { return record }
+    if !collectsUnknownKeys, let record = fastParser.parse(line) { return record }
     return try parseWithJSONC(line)
   }
 
