@@ -394,10 +394,11 @@ struct FastLineParser {
         return .integer(negative ? -magnitude : magnitude)
       }
       // Clinger's fast path: with at most 19 digits the significand is exact, and when it is at
-      // most 2^53 and the power of ten at most 10^22, both are exact doubles and one IEEE
-      // division rounds correctly, as strtod does: the same double, bit for bit.
-      if integerDigits + fractionDigits <= 19, significand <= 1 << 53, fractionDigits <= 22 {
-        let value = Double(significand) / Self.powerOfTen(fractionDigits)
+      // most 2^53 both it and the power of ten (at most 10^19; every power up to 10^22 is one)
+      // are exact doubles, and one IEEE division rounds correctly, as strtod does: the same
+      // double, bit for bit.
+      if integerDigits + fractionDigits <= 19, significand <= 1 << 53 {
+        let value = Double(significand) / Double(UnsafeByteWriter.powerOfTen(fractionDigits))
         return .number(negative ? -value : value)
       }
       // A longer significand (an angle printed with 17 digits), still exact in 64 bits: divided
@@ -447,36 +448,6 @@ struct FastLineParser {
         scale += 1
       }
       return Double(sign: .plus, exponent: scale, significand: Double(significand))
-    }
-
-    /// 10 to the power `exponent`, 0 through 22, every one an exact double (a switch the
-    /// compiler turns into a table, with no one-time initialization to check).
-    @inline(__always) static func powerOfTen(_ exponent: Int) -> Double {
-      switch exponent {
-      case 0: 1e0
-      case 1: 1e1
-      case 2: 1e2
-      case 3: 1e3
-      case 4: 1e4
-      case 5: 1e5
-      case 6: 1e6
-      case 7: 1e7
-      case 8: 1e8
-      case 9: 1e9
-      case 10: 1e10
-      case 11: 1e11
-      case 12: 1e12
-      case 13: 1e13
-      case 14: 1e14
-      case 15: 1e15
-      case 16: 1e16
-      case 17: 1e17
-      case 18: 1e18
-      case 19: 1e19
-      case 20: 1e20
-      case 21: 1e21
-      default: 1e22
-      }
     }
   }
 }
