@@ -12,8 +12,8 @@ extension FastLineParser {
   /// - Complexity: O(*n*) in the length of the line.
   func parseCanonical(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
     var scanner = Scanner(bytes: line)
-    guard scanner.take(#"{"t":"#), case .integer(let time)? = scanner.number(), time >= 0,
-      scanner.take(#","kind":""#)
+    // A negative `t` is left to the general path, which leaves it to json-c to refuse.
+    guard scanner.take(#"{"t":"#), let time = scanner.naturalNumber(), scanner.take(#","kind":""#)
     else { return nil }
     let payload: Event.Payload
     if scanner.take(#"hinge","angle":"#) {
@@ -67,7 +67,7 @@ extension FastLineParser.Scanner {
       }
       stream = named
     }
-    guard take(#","pts":"#), case .integer(let pts)? = number() else { return nil }
+    guard take(#","pts":"#), let pts = integer() else { return nil }
     return (stream, PresentationTime(nanoseconds: pts))
   }
 }

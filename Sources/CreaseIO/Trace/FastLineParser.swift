@@ -358,6 +358,36 @@ struct FastLineParser {
       return (value &* (10000 << 32 + 1)) >> 32
     }
 
+    /// Whether a byte follows that ends a number: a space, `,` or `}`. json-c would read an
+    /// exponent or a letter on, and strtod stops at it.
+    @inline(__always) var endsNumber: Bool {
+      guard offset < bytes.count else { return false }
+      let next = bytes[offset]
+      return next == 0x20 || next == UInt8(ascii: ",") || next == UInt8(ascii: "}")
+    }
+
+    /// `0|[1-9][0-9]*` of at most 18 digits followed by a space, `,` or `}`: an integer of
+    /// ``number()`` without a sign, for the canonical template's `t`, where it is inlined.
+    /// Without the sign, the fraction and the enum of kinds of value, and as a call of its own
+    /// no more, reading `t` costs about 100 instructions less.
+    @inline(__always) mutating func naturalNumber() -> Int64? {
+      let start = offset
+      let value = digitRun()
+      let digits = offset &- start
+      guard digits > 0, digits <= 18, digits == 1 || bytes[start] != UInt8(ascii: "0"), endsNumber else {
+        return nil
+      }
+      return Int64(truncatingIfNeeded: value)
+    }
+
+    /// An integer as ``number()`` reads it: a negative one by ``number()``, the others by
+    /// ``naturalNumber()``.
+    @inline(__always) mutating func integer() -> Int64? {
+      guard offset < bytes.count, bytes[offset] == UInt8(ascii: "-") else { return naturalNumber() }
+      guard case .integer(let value)? = number() else { return nil }
+      return value
+    }
+
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?` followed by a space, `,` or `}`; no exponent, no negative
     /// zero (json-c reads `-0` as the integer 0).
     mutating func number() -> Value? {
@@ -381,11 +411,7 @@ struct FastLineParser {
         isDecimal = true
       }
       let magnitude = Int64(truncatingIfNeeded: integer)
-      // A byte must follow and end the number: json-c would read an exponent or a letter on,
-      // and strtod below stops at it.
-      guard offset < bytes.count else { return nil }
-      let next = bytes[offset]
-      guard next == 0x20 || next == UInt8(ascii: ",") || next == UInt8(ascii: "}") else { return nil }
+      guard endsNumber else { return nil }
       // A negative zero is json-c's to read. The significand is exact, so 0 only for zeros,
       // while it has at most 19 digits; a longer negative number is left to json-c too.
       guard !negative || (significand != 0 && integerDigits &+ fractionDigits <= 19) else { return nil }
