@@ -26,7 +26,7 @@ public struct LatencyHistogram: Hashable, Sendable {
   public init() {}
 
   /// The bucket of a latency (negative ones count as 0).
-  static func bucket(of latency: Int64) -> Int {
+  @inline(__always) static func bucket(of latency: Int64) -> Int {
     let value = Swift.max(latency, 0)
     guard value >= 2 * Int64(subBuckets) else { return Int(value) }
     let exponent = 63 - value.leadingZeroBitCount
@@ -83,7 +83,7 @@ public struct LatencyHistogram: Hashable, Sendable {
 
   /// Adds a whole bucket read back from a summary file; `index` must be below ``bucketCount``
   /// and the count positive (a reader checks both first).
-  public mutating func add(_ bucket: Bucket, toBucket index: Int) {
+  @inline(__always) public mutating func add(_ bucket: Bucket, toBucket index: Int) {
     precondition(index >= 0 && index < Self.bucketCount, "bucket \(index) out of range")
     if buckets.isEmpty {
       buckets = Array(repeating: Bucket(count: 0, maximum: .zero), count: Self.bucketCount)
