@@ -177,7 +177,8 @@ struct TraceParserBadInputTests {
         == .event(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(1e20), status: .closed)))))
     #expect(
       try parse(#"{"t":0,"kind":"hinge","angle":-18446744073709551617,"status":"closed"}"#)
-        == .event(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(-18446744073709551617), status: .closed))))
+        // The nearest double, -2^64.
+        == .event(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(-0x1p64), status: .closed))))
     )
     #expect(
       try parse(#"{"t":9223372036854775807,"kind":"frame","pts":-9223372036854775808}"#)
