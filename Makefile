@@ -111,10 +111,16 @@ fuzz: deps
 
 # The suite under AddressSanitizer and ThreadSanitizer, each in a build folder of its own. Leak
 # detection is off under ASan: XCTest and Foundation.Process keep allocations alive at exit
-# that LeakSanitizer reports, none of them Crease's.
+# that LeakSanitizer reports, none of them Crease's. ThreadSanitizer's reports, the test
+# process's and those of the crease processes it starts, go to files printed last on failure,
+# so that the end of a CI log shows the race and not only the count of warnings.
+TSAN_REPORTS = .build/tsan-reports
 test-sanitized: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --build-path .build/asan --sanitize=address
-	$(SWIFT) test --build-path .build/tsan --sanitize=thread
+	@rm -rf $(TSAN_REPORTS) && mkdir -p $(TSAN_REPORTS)
+	TSAN_OPTIONS=log_path=$(CURDIR)/$(TSAN_REPORTS)/report $(SWIFT) test --build-path .build/tsan \
+	  --sanitize=thread || { cat $(TSAN_REPORTS)/* >&2; exit 1; }
+	@if [ -n "$$(ls $(TSAN_REPORTS))" ]; then cat $(TSAN_REPORTS)/* >&2; exit 1; fi
 
 # The manual page, crease(1), from the same command descriptions as the help.
 man: deps
