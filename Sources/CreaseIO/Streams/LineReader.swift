@@ -59,6 +59,24 @@ public final class LineReader {
     return try readMore(overflow: overflow)
   }
 
+  /// The bytes buffered and not yet returned as lines: the next line, when it is whole in the
+  /// buffer, starts them. Valid until the next call that reads.
+  @inline(__always) var buffered: UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(rebasing: storage[start..<end])
+  }
+
+  /// Returns the next line, which the caller found to be the first `length` bytes of
+  /// ``buffered``, followed by a newline: ``next(overflow:)`` for a caller that has already
+  /// seen where the line ends.
+  @inline(__always) func takeLine(length: Int) -> UnsafeRawBufferPointer {
+    assert(start + length < end && storage[start + length] == 0x0A, "a buffered line ends at a newline")
+    lineNumber += 1
+    endedWithCarriageReturn = false
+    let line = UnsafeRawBufferPointer(rebasing: storage[start..<(start + length)])
+    start += length + 1
+    return line
+  }
+
   /// The next line, after reading more of the source as needed.
   private func readMore(overflow: ByteSink?) throws -> Line? {
     while true {

@@ -11,7 +11,17 @@ extension FastLineParser {
   /// is left to it.
   /// - Complexity: O(*n*) in the length of the line.
   func parseCanonical(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
-    var scanner = Scanner(bytes: line)
+    guard let (record, length) = parseCanonicalPrefix(line), length == line.count else { return nil }
+    return record
+  }
+
+  /// The record a canonical line at the start of `bytes` holds, and its length up to its closing
+  /// brace, or `nil`. Nothing it accepts holds a newline (names and labels refuse control
+  /// bytes), so when a newline follows, it ends the line: a reader may parse a line where it
+  /// lies in its buffer before knowing where it ends.
+  /// - Complexity: O(*n*) in the length of the line.
+  func parseCanonicalPrefix(_ bytes: UnsafeRawBufferPointer) -> (TraceRecord, length: Int)? {
+    var scanner = Scanner(bytes: bytes)
     // A negative `t` is left to the general path, which leaves it to json-c to refuse.
     guard scanner.take(#"{"t":"#), let time = scanner.naturalNumber(), scanner.take(#","kind":""#)
     else { return nil }
@@ -40,8 +50,8 @@ extension FastLineParser {
     } else {
       return nil
     }
-    guard scanner.take(UInt8(ascii: "}")), scanner.atEnd else { return nil }
-    return .event(Event(t: Nanoseconds(time), payload))
+    guard scanner.take(UInt8(ascii: "}")) else { return nil }
+    return (.event(Event(t: Nanoseconds(time), payload)), scanner.offset)
   }
 }
 

@@ -37,6 +37,18 @@ public final class TraceParser {
     return try parseWithJSONC(line)
   }
 
+  /// The record of a line spelled as ``TraceEncoder`` writes it at the start of `bytes`, and
+  /// the line's length, when a newline follows it; `nil` for any other line, or while unknown
+  /// keys are collected (the lines json-c reads then list theirs). The record is the one
+  /// ``parse(_:)`` returns for the line.
+  /// - Complexity: O(*n*) in the length of the line.
+  @inline(__always) func canonicalLine(atStartOf bytes: UnsafeRawBufferPointer) -> (TraceRecord, length: Int)? {
+    guard !collectsUnknownKeys, let (record, length) = fastParser.parseCanonicalPrefix(bytes),
+      length < bytes.count, bytes[length] == 0x0A
+    else { return nil }
+    return (record, length)
+  }
+
   /// The record on `line` as json-c reads it, listing its unknown keys if they are collected.
   private func parseWithJSONC(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
     unknownKeys.removeAll(keepingCapacity: true)
