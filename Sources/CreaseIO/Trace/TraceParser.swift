@@ -42,7 +42,8 @@ public final class TraceParser {
   /// keys are collected (the lines json-c reads then list theirs). The record is the one
   /// ``parse(_:)`` returns for the line.
   /// - Complexity: O(*n*) in the length of the line.
-  @inline(__always) func canonicalLine(atStartOf bytes: UnsafeRawBufferPointer) -> (TraceRecord, length: Int)? {
+  @inline(__always) func canonicalLine(atStartOf bytes: UnsafeRawBufferPointer) -> (TraceRecord, length: Int)?
+  {
     guard !collectsUnknownKeys, let (record, length) = fastParser.parseCanonicalPrefix(bytes),
       length < bytes.count, bytes[length] == 0x0A
     else { return nil }
