@@ -46,7 +46,7 @@ extension FastLineParser {
       payload = .drop(Drop(stream: stream, pts: pts, reason: reason))
     } else if scanner.take(#"mark","label":"#) {
       guard let label = scanner.plainString() else { return nil }
-      payload = .mark(label: String(decoding: label, as: UTF8.self))
+      payload = .mark(label: Fields.text(label))
     } else {
       return nil
     }
