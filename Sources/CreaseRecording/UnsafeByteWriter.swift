@@ -53,8 +53,9 @@
     cursor += count
   }
 
-  /// The most bytes ``writeInteger(_:)`` writes.
-  package static let integerCapacity = 20
+  /// The most bytes ``writeInteger(_:)`` writes (computed, so it folds into a caller's sum;
+  /// a stored constant was read through its lazy initializer's accessor for every cue).
+  @inlinable package static var integerCapacity: Int { 20 }
 
   /// Writes a decimal integer (at most ``integerCapacity`` bytes).
   @inlinable package mutating func writeInteger(_ value: Int64) {
@@ -133,7 +134,7 @@
 
   /// The most bytes ``writeDecimal(_:)`` writes: a sign, 16 digits, a point and 3 decimals, or
   /// the longest shortest form of a double (`-1.7976931348623157e+308`).
-  package static let decimalCapacity = 24
+  @inlinable package static var decimalCapacity: Int { 24 }
 
   /// Writes `value` rounded to 3 decimals (half away from zero), without trailing zeros but
   /// with at least one decimal, so `135` is `135.0` and `0.1234` is `0.123` (at most
