@@ -46,7 +46,7 @@ extension FastLineParser {
       payload = .drop(Drop(stream: stream, pts: pts, reason: reason))
     } else if scanner.take(#"mark","label":"#) {
       guard let label = scanner.plainString() else { return nil }
-      payload = .mark(label: Fields.text(label))
+      payload = .mark(label: String(ascii: label))
     } else {
       return nil
     }

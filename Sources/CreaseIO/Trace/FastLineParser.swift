@@ -146,20 +146,9 @@ struct FastLineParser {
         guard angle == nil, angleRad == nil, status == nil, stream == nil, pts == nil, camera == nil,
           reason == nil, case .string(let text)? = label
         else { return nil }
-        return .event(Event(t: t, .mark(label: Self.text(text))))
+        return .event(Event(t: t, .mark(label: String(ascii: text))))
       default:
         return nil
-      }
-    }
-
-    /// The text of a plain string's bytes, printable ASCII (``Scanner/plainString()``).
-    ///
-    /// Copied in by the string's initializer for its own storage rather than decoded: with
-    /// nothing to repair, that skipped about 55 instructions a short label (callgrind).
-    static func text(_ bytes: UnsafeRawBufferPointer) -> String {
-      String(unsafeUninitializedCapacity: bytes.count) {
-        UnsafeMutableRawBufferPointer($0).copyMemory(from: bytes)
-        return bytes.count
       }
     }
 
@@ -178,7 +167,7 @@ struct FastLineParser {
       guard let value else { return .video }
       guard case .string(let bytes) = value, !bytes.isEmpty else { return nil }
       if equal(bytes, "video") { return .video }
-      return StreamName(rawValue: text(bytes))
+      return StreamName(rawValue: String(ascii: bytes))
     }
 
     static func number(_ value: Value) -> Double? {

@@ -56,7 +56,7 @@ struct BodyReader {
     defer { position += count }
     let slice = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)])
     // ASCII (stream names, most labels) needs no validation; anything else is checked.
-    if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+    if slice.allSatisfy({ $0 < 0x80 }) { return String(ascii: slice) }
     guard let text = String(validating: slice, as: UTF8.self) else {
       throw Failure("a string is not valid UTF-8")
     }

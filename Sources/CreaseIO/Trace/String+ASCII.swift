@@ -1,0 +1,13 @@
+extension String {
+  /// The text of bytes known to be ASCII (a plain JSON string, a checked binary string).
+  ///
+  /// Copied into the string's own storage rather than decoded: with nothing to repair, that
+  /// costs about 55 instructions a short label less than `String(decoding:as:)` (callgrind).
+  init(ascii bytes: UnsafeRawBufferPointer) {
+    assert(bytes.allSatisfy { $0 < 0x80 }, "only ASCII is copied in unchecked")
+    self.init(unsafeUninitializedCapacity: bytes.count) {
+      UnsafeMutableRawBufferPointer($0).copyMemory(from: bytes)
+      return bytes.count
+    }
+  }
+}
