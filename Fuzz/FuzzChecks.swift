@@ -115,6 +115,7 @@ enum FuzzChecks {
   /// Whatever line the fast JSON path takes, json-c (the reference) takes with the same values;
   /// both go through `TraceParser`, json-c when it lists unknown keys.
   static func fastPath(_ bytes: [UInt8]) {
+    readerAgreesWithLinesAlone(bytes)
     let fast = TraceParser()
     let reference = TraceParser()
     reference.collectsUnknownKeys = true
@@ -128,6 +129,32 @@ enum FuzzChecks {
           String(describing: taken) == String(describing: expected),
           "values differ on \(String(decoding: buffer, as: UTF8.self)): \(taken) against \(expected)")
       }
+    }
+  }
+
+  /// The JSON Lines reader parses a line spelled as TraceEncoder writes it where it lies in its
+  /// buffer, before it knows where the line ends: each item is what its line gives parsed alone.
+  static func readerAgreesWithLinesAlone(_ bytes: [UInt8]) {
+    let reader = JSONLinesReader(source: MemorySource(bytes, chunkSize: Swift.max(1, bytes.count / 3)))
+    let alone = TraceParser()
+    while let item = try? reader.next() {
+      let observed: String
+      switch item {
+      case .endOfInput: return
+      case .blank: continue
+      case .record(let record): observed = "record \(record)"
+      case .bad(let column, let message): observed = "bad \(column) \(message)"
+      }
+      guard let line = reader.line else { continue }  // an overlong line, not kept
+      let expected: String
+      do {
+        expected = "record \(try alone.parse(line))"
+      } catch {
+        expected = "bad \(error.column) \(error.message)"
+      }
+      precondition(
+        observed == expected,
+        "the reader and the line alone differ on \(String(decoding: line, as: UTF8.self)): \(observed) against \(expected)")
     }
   }
 
