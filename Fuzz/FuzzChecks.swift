@@ -154,7 +154,8 @@ enum FuzzChecks {
       }
       precondition(
         observed == expected,
-        "the reader and the line alone differ on \(String(decoding: line, as: UTF8.self)): \(observed) against \(expected)")
+        "the reader and the line alone differ on \(String(decoding: line, as: UTF8.self)): \(observed) against \(expected)"
+      )
     }
   }
 

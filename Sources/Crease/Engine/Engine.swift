@@ -144,7 +144,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     }
     if event.t > sources[source].latest ?? .min { sources[source].latest = event.t }
     buffer.insert(PendingEvent(event: consume event, source: source, sequence: nextSequence))
-    nextSequence += 1
+    nextSequence &+= 1  // unchecked: 2^64 events do not happen
     if buffer.count > bufferLimit, let earliest = buffer.popFirst() {
       process(earliest.event)
       releasedEarly += 1

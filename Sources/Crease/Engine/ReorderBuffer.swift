@@ -24,10 +24,10 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
   mutating func insert(_ element: consuming Element) {
     makeUnique()
     ring.append(element)
-    var index = ring.count - 1
-    while index > 0 && ring[index] < ring[index - 1] {
-      ring.swapAt(index, index - 1)
-      index -= 1
+    var index = ring.count &- 1
+    while index > 0 && ring[index] < ring[index &- 1] {
+      ring.swapAt(index, index &- 1)
+      index &-= 1
     }
     checkInvariants()
   }
@@ -57,7 +57,8 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
     #endif
   }
 
-  /// Elements `0..<count` from `head`, wrapping at a power-of-two capacity.
+  /// Elements `0..<count` from `head`, wrapping at a power-of-two capacity. Its index
+  /// arithmetic wraps rather than checks: every value stays below the capacity.
   ///
   /// Unchecked-sendable because only a uniquely referenced ring is ever changed (the buffer
   /// copies a shared one first), so no two threads can change one ring.
@@ -89,14 +90,14 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
     func append(_ element: consuming Element) {
       if count == capacity { grow() }
       slot(count).initialize(to: element)
-      count += 1
+      count &+= 1
     }
 
     @inline(__always)
     func removeFirst() -> Element {
       let element = (elements + head).move()
-      head = (head + 1) & (capacity - 1)
-      count -= 1
+      head = (head &+ 1) & (capacity &- 1)
+      count &-= 1
       return element
     }
 
@@ -116,7 +117,7 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
 
     @inline(__always)
     private func slot(_ offset: Int) -> UnsafeMutablePointer<Element> {
-      elements + ((head + offset) & (capacity - 1))
+      elements + ((head &+ offset) & (capacity &- 1))
     }
 
     /// Doubles the room, moving the elements to the front of the new storage in order.

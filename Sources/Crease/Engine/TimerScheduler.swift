@@ -3,9 +3,11 @@
 /// A binary heap ordered by (due time, setting order). Once more than 32 timers are pending,
 /// each tag's place in the heap is kept in a dictionary, so scheduling, re-arming, cancelling
 /// and firing are O(log *n*) however many timers a trace sets (a stall timer per stream: a
-/// hostile trace may have a hundred thousand streams). A few timers, the usual case, are found by comparing tags, which costs less than
-/// hashing one. Nothing is allocated once the heap and the dictionary have grown to their
-/// working size. Scheduling a tag that is already pending re-arms it.
+/// hostile trace may have a hundred thousand streams). A few timers, the usual case, are found
+/// by comparing tags, which costs less than hashing one. Nothing is allocated once the heap and
+/// the dictionary have grown to their working size. Scheduling a tag that is already pending re-arms it. Heap indices and the
+/// setting count use wrapping arithmetic, unchecked: an index stays below the heap's count, and
+/// 2^64 settings do not happen.
 public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// What happens to a timer still pending when the input ends without an `end` event.
   public enum EndOfStream: Sendable {
@@ -40,7 +42,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// - Complexity: O(log *n*), where *n* is the number of pending timers.
   public mutating func schedule(_ tag: Tag, at due: Nanoseconds, endOfStream: EndOfStream = .fire) {
     let timer = Timer(tag: tag, due: due, endOfStream: endOfStream, sequence: nextSequence)
-    nextSequence += 1
+    nextSequence &+= 1
     if let index = index(of: tag) {
       heap[index] = timer
       // A re-armed timer is set last, so it can only sort later unless it is due earlier.
@@ -112,7 +114,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
 
   /// Moves the timer at `index` up or down to its place.
   private mutating func restore(at index: Int) {
-    if index > 0 && Self.firesBefore(heap[index], heap[(index - 1) / 2]) {
+    if index > 0 && Self.firesBefore(heap[index], heap[(index &- 1) / 2]) {
       siftUp(index)
     } else {
       siftDown(index)
@@ -122,7 +124,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   private mutating func siftUp(_ start: Int) {
     var index = start
     while index > 0 {
-      let parent = (index - 1) / 2
+      let parent = (index &- 1) / 2
       guard Self.firesBefore(heap[index], heap[parent]) else { return }
       swapAt(index, parent)
       index = parent
@@ -132,10 +134,10 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   private mutating func siftDown(_ start: Int) {
     var index = start
     while true {
-      let left = 2 * index + 1
+      let left = 2 &* index &+ 1
       guard left < heap.count else { return }
       var first = left
-      if left + 1 < heap.count && Self.firesBefore(heap[left + 1], heap[left]) { first = left + 1 }
+      if left &+ 1 < heap.count && Self.firesBefore(heap[left &+ 1], heap[left]) { first = left &+ 1 }
       guard Self.firesBefore(heap[first], heap[index]) else { return }
       swapAt(index, first)
       index = first

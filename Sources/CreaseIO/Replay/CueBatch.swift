@@ -7,7 +7,8 @@ import Crease
 /// in and moved out again to be written, never copied: a cue holds strings, and a copy goes
 /// through its value witnesses. Copying each cue into an array and destroying the original
 /// cost the replay's thread about 400 instructions a cue; looking at a cue in place to write
-/// it still copied it, once for each call it was passed to.
+/// it still copied it, once for each call it was passed to. Slots are counted with wrapping
+/// arithmetic, unchecked: they stay within the storage.
 final class CueBatch: @unchecked Sendable {
   private var cues: UnsafeMutablePointer<Cue>
   private var bounds: UnsafeMutablePointer<Nanoseconds?>
@@ -46,7 +47,7 @@ final class CueBatch: @unchecked Sendable {
     // Given the last first, the only end an array gives an element up from without a copy.
     var slot = count + added
     engine.drainCuesLastFirst { cue, bound in
-      slot -= 1
+      slot &-= 1
       (cues + slot).initialize(to: cue)
       (bounds + slot).initialize(to: bound)
     }
@@ -57,7 +58,7 @@ final class CueBatch: @unchecked Sendable {
   /// - Complexity: O(1).
   func takeFirst() -> (cue: Cue, bound: Nanoseconds?)? {
     guard taken < count else { return nil }
-    defer { taken += 1 }
+    defer { taken &+= 1 }
     return ((cues + taken).move(), (bounds + taken).move())
   }
 

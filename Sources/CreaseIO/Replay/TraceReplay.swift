@@ -253,7 +253,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       }
       while let t = readAhead.nextEventTime, engine.refusal(at: t, isEnd: false, from: source.index) == nil {
         let event = readAhead.takeEvent()
-        taken += 1
+        taken &+= 1
         noteRead(t)
         engine.admit(consume event, from: source.index, isEnd: false)
         if engine.hasCues { try writeCues() }

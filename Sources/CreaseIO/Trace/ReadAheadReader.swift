@@ -105,7 +105,7 @@ public final class ReadAheadReader: RecordReader {
     }
     last = notes![cursor]
     if collectsKeys { lastUnknownKeys = batch!.unknownKeys(at: cursor) }
-    defer { cursor += 1 }
+    defer { cursor &+= 1 }
     return (items! + cursor).move()
   }
 
@@ -124,7 +124,7 @@ public final class ReadAheadReader: RecordReader {
   func takeEvent() -> Event {
     last = notes![cursor]
     if collectsKeys { lastUnknownKeys = batch!.unknownKeys(at: cursor) }
-    defer { cursor += 1 }
+    defer { cursor &+= 1 }
     guard case .record(.event(let event)) = (items! + cursor).move() else { fatalError("not an event") }
     return event
   }
@@ -235,7 +235,7 @@ private final class Batch: @unchecked Sendable {
     }
     (items + count).initialize(to: item)
     (noteStorage + count).initialize(to: note)
-    count += 1
+    count &+= 1
   }
 
   /// Keeps the unknown keys of the item appended last.
