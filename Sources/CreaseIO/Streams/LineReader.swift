@@ -70,10 +70,11 @@ public final class LineReader {
   /// seen where the line ends.
   @inline(__always) func takeLine(length: Int) -> UnsafeRawBufferPointer {
     assert(start + length < end && storage[start + length] == 0x0A, "a buffered line ends at a newline")
-    lineNumber += 1
+    // Unchecked: the line lies within the buffer, and a file of 2^63 lines does not happen.
+    lineNumber &+= 1
     endedWithCarriageReturn = false
-    let line = UnsafeRawBufferPointer(rebasing: storage[start..<(start + length)])
-    start += length + 1
+    let line = UnsafeRawBufferPointer(start: storage.baseAddress! + start, count: length)
+    start &+= length &+ 1
     return line
   }
 

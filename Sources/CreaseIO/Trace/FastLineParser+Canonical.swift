@@ -62,7 +62,7 @@ extension FastLineParser.Scanner {
     else { return nil }
     guard let (value, length) = matcher.matchQuoted(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
     else { return nil }
-    offset += length
+    offset &+= length
     return value
   }
 

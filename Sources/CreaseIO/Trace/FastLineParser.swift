@@ -179,6 +179,8 @@ struct FastLineParser {
     }
   }
 
+  /// Reads a line from its start. Its offset never passes the end of the line, so the
+  /// arithmetic on it wraps rather than checks.
   struct Scanner {
     let bytes: UnsafeRawBufferPointer
     var offset = 0
@@ -188,21 +190,21 @@ struct FastLineParser {
     var atEnd: Bool { offset == bytes.count }
 
     mutating func skipSpaces() {
-      while offset < bytes.count && bytes[offset] == 0x20 { offset += 1 }
+      while offset < bytes.count && bytes[offset] == 0x20 { offset &+= 1 }
     }
 
     mutating func take(_ byte: UInt8) -> Bool {
       guard offset < bytes.count, bytes[offset] == byte else { return false }
-      offset += 1
+      offset &+= 1
       return true
     }
 
     /// Takes `literal` when the line goes on with it.
     @inline(__always) mutating func take(_ literal: StaticString) -> Bool {
       let count = literal.utf8CodeUnitCount
-      guard bytes.count - offset >= count, memcmp(bytes.baseAddress! + offset, literal.utf8Start, count) == 0
+      guard bytes.count &- offset >= count, memcmp(bytes.baseAddress! + offset, literal.utf8Start, count) == 0
       else { return false }
-      offset += count
+      offset &+= count
       return true
     }
 
@@ -212,8 +214,8 @@ struct FastLineParser {
     /// opening quote (`angleRad`, a byte longer, with one more byte); near the end of a line,
     /// or for anything else, byte by byte.
     mutating func key() -> Key? {
-      guard offset + 10 <= bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return keyByBytes() }
-      let word = bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)
+      guard offset &+ 10 <= bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return keyByBytes() }
+      let word = bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt64.self)
       let candidates: Range<Int> =
         switch UInt8(truncatingIfNeeded: word) {
         case UInt8(ascii: "t"): 0..<1
@@ -229,12 +231,12 @@ struct FastLineParser {
       for index in candidates {
         let known = Self.keyWords[index]
         if word & known.mask == known.pattern {
-          offset += 1 + known.length
+          offset &+= 1 &+ known.length
           return known.key
         }
       }
-      if word == Self.angleRad, bytes[offset + 9] == UInt8(ascii: "\"") {
-        offset += 10
+      if word == Self.angleRad, bytes[offset &+ 9] == UInt8(ascii: "\"") {
+        offset &+= 10
         return .angleRad
       }
       return nil
@@ -302,11 +304,11 @@ struct FastLineParser {
       while offset < bytes.count {
         let byte = bytes[offset]
         if byte == UInt8(ascii: "\"") {
-          offset += 1
-          return UnsafeRawBufferPointer(rebasing: bytes[start..<(offset - 1)])
+          offset &+= 1
+          return UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: offset &- 1 &- start)
         }
         guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-        offset += 1
+        offset &+= 1
       }
       return nil
     }
