@@ -64,8 +64,11 @@ final class CueBatch: @unchecked Sendable {
 
   /// Destroys the cues not taken, keeping the storage.
   func removeAll() {
-    (cues + taken).deinitialize(count: count - taken)
-    (bounds + taken).deinitialize(count: count - taken)
+    // Nearly always all were taken: even for none, deinitializing calls the runtime.
+    if count > taken {
+      (cues + taken).deinitialize(count: count &- taken)
+      (bounds + taken).deinitialize(count: count &- taken)
+    }
     count = 0
     taken = 0
     isLast = false
