@@ -21,6 +21,9 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
 
   /// - Complexity: O(1) amortized for an element not smaller than the last; O(*k*) for one that
   ///   sorts *k* places before the end.
+  // Inlined into the engine's admit, its one caller per event: as a call, the element was
+  // passed through memory and the call cost 29 instructions an event more (callgrind).
+  @inline(__always)
   mutating func insert(_ element: consuming Element) {
     makeUnique()
     ring.append(element)
