@@ -48,6 +48,7 @@ struct DecisionStateMachine: Sendable {
   /// on, so it is not decided again: the input and the constituent changed only with a decision,
   /// and the stage decides every stream again whenever the maps change
   /// (``directionChanged(maps:)``). Debug builds check that deciding again would change nothing.
+  @inline(__always)  // into the camera stage's handling of a frame: see CameraStage.receive
   mutating func frame(camera: Camera?, maps: DirectionMaps) -> Action {
     defer { framesUnderDecision += 1 }
     guard let camera, camera != constituent else {

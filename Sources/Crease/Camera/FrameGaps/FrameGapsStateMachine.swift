@@ -115,6 +115,7 @@ struct FrameGapsStateMachine: Sendable {
   }
 
   /// A delivered frame at trace time `now`.
+  @inline(__always)  // into the camera stage's handling of a frame: see CameraStage.receive
   mutating func frame(_ frame: Frame, at now: Nanoseconds, triggers: SwitchTriggers) -> FrameAction {
     let pts = frame.pts.nanoseconds
     let current = LastFrame(t: now, pts: pts, camera: frame.camera)

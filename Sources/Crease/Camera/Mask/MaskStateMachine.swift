@@ -29,6 +29,7 @@ struct MaskStateMachine: Sendable {
   }
 
   /// A frame from `delivering` (its own camera, else the stream's active one) at `now`.
+  @inline(__always)  // into the camera stage's handling of a frame: see CameraStage.receive
   mutating func frame(delivering: Camera?, afterGap: Bool, now: Nanoseconds) -> Action {
     guard case .on(_, let camera) = state, afterGap || delivering != camera else { return .none }
     state = .off

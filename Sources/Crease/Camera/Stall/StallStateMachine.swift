@@ -23,6 +23,7 @@ struct StallStateMachine: Sendable {
   init(factor: Double) { delay = FrameMultiple(factor) }
 
   /// A frame at `now` starts a new silence, if the session runs and the cadence is known.
+  @inline(__always)  // into the camera stage's handling of a frame: see CameraStage.receive
   mutating func frame(at now: Nanoseconds, nominal: FrameDuration?, running: Bool) -> Action {
     guard running else { return .none }
     return startSilence(at: now, nominal: nominal)
