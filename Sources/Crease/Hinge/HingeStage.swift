@@ -45,6 +45,9 @@ struct HingeStage: Sendable {
 
   /// Takes in a hinge delivery (`nil`: no hinge) at `context.now`; returns the change of the
   /// committed status it caused, if any.
+  // The debounce's and the motion machine's steps are inlined here: as calls, 22 instructions
+  // a line more (callgrind). This function itself stays a call: inlined into the pipeline, it
+  // cost 46 more.
   mutating func receive(
     _ delivery: HingeDelivery?, context: inout ProcessingContext<StageTimer>
   ) -> StatusChange? {

@@ -54,6 +54,7 @@ struct MotionStateMachine: Sendable {
   init(settings: Settings) { self.settings = settings }
 
   /// Takes in an angle in degrees at `now`.
+  @inline(__always)  // into the hinge stage's handling of a sample: see HingeStage.receive
   mutating func receive(_ angle: Double, at now: Nanoseconds) -> SampleOutcome {
     let inZone = isInFullyOpenZone(angle)
     switch state {

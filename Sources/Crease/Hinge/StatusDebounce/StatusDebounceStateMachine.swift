@@ -48,6 +48,7 @@ struct StatusDebounceStateMachine: Sendable {
   }
 
   /// Takes in a raw status delivered at `now`.
+  @inline(__always)  // into the hinge stage's handling of a sample: see HingeStage.receive
   mutating func receive(_ status: HingeStatus, at now: Nanoseconds) -> ReceiveAction {
     switch state {
     case .awaitingLaunch:
