@@ -51,6 +51,8 @@ struct NameMatcher<Named: TraceNamed> {
   /// The case whose name and a closing quote `bytes` start with, and the bytes they take; `nil`
   /// when none does.
   /// - Complexity: O(*c*) in the number of cases (a handful).
+  // Inlined into the canonical template, once a name: as a call, 18 instructions a line more.
+  @inline(__always)
   func matchQuoted(_ bytes: UnsafeRawBufferPointer) -> (value: Named, length: Int)? {
     guard let first = bytes.first else { return nil }
     for entry in entries where entry.first == first && entry.count < bytes.count {
