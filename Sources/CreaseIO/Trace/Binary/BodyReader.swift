@@ -50,7 +50,9 @@ struct BodyReader {
 
   mutating func uint64() throws(Failure) -> UInt64 { try little(UInt64.self) }
 
-  /// The string of the next `count` bytes.
+  /// The string of the next `count` bytes. Inlined, once a mark: as a call, 6 instructions a
+  /// line more.
+  @inline(__always)
   mutating func string(count: Int) throws(Failure) -> String {
     try need(count)
     defer { position += count }
