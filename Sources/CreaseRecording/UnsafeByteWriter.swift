@@ -171,8 +171,7 @@
     write(UInt8(ascii: "\""))
     // The UTF-8 view lends a native string's bytes where they are; `withUTF8`, which also
     // takes a bridged one, first made a mutable copy (callgrind: 40 instructions a label more).
-    let lent = text.utf8.withContiguousStorageIfAvailable { writeJSONStringContents($0) }
-    if lent == nil {
+    if text.utf8.withContiguousStorageIfAvailable({ writeJSONStringContents($0) }) == nil {
       var text = text
       text.withUTF8 { writeJSONStringContents($0) }
     }
