@@ -5,9 +5,9 @@
 /// and firing are O(log *n*) however many timers a trace sets (a stall timer per stream: a
 /// hostile trace may have a hundred thousand streams). A few timers, the usual case, are found
 /// by comparing tags, which costs less than hashing one. Nothing is allocated once the heap and
-/// the dictionary have grown to their working size. Scheduling a tag that is already pending re-arms it. Heap indices and the
-/// setting count use wrapping arithmetic, unchecked: an index stays below the heap's count, and
-/// 2^64 settings do not happen.
+/// the dictionary have grown to their working size. Scheduling a tag that is already pending
+/// re-arms it. Heap indices and the setting count use wrapping arithmetic, unchecked: an index
+/// stays below the heap's count, and 2^64 settings do not happen.
 public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// What happens to a timer still pending when the input ends without an `end` event.
   public enum EndOfStream: Sendable {
