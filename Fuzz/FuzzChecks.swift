@@ -152,10 +152,9 @@ enum FuzzChecks {
       } catch {
         expected = "bad \(error.column) \(error.message)"
       }
+      let text = String(decoding: line, as: UTF8.self)
       precondition(
-        observed == expected,
-        "the reader and the line alone differ on \(String(decoding: line, as: UTF8.self)): \(observed) against \(expected)"
-      )
+        observed == expected, "the reader and the line alone differ on \(text): \(observed), \(expected)")
     }
   }
 
