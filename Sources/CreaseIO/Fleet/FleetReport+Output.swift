@@ -114,16 +114,20 @@ extension FleetReport {
   /// Rows under a header, columns padded to their widest cell, indented by four spaces. A row
   /// shorter than the header (a failed trace) runs its last cell on.
   private static func table(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
-    let widths = header.indices.map { column in
-      ([header] + rows.filter { $0.count == header.count }).map { $0[column].count }.max()!
-    }
+    // Each cell's width counted once: counting characters walks the text.
+    let counts = ([header] + rows.filter { $0.count == header.count }).map { $0.map(\.count) }
+    let widths = header.indices.map { column in counts.map { $0[column] }.max()! }
     func line(_ cells: [String]) -> String {
       guard cells.count == header.count else { return "    " + cells.joined(separator: "  ") + "\n" }
       let padded = cells.enumerated().map { column, cell in
         let padding = String(repeating: " ", count: widths[column] - cell.count)
         return rightAligned.contains(column) ? padding + cell : cell + padding
       }
-      return "    " + String(padded.joined(separator: "  ").reversed().drop { $0 == " " }.reversed()) + "\n"
+      // Trailing spaces dropped from the end: rebuilding the line from its characters, reversed
+      // twice, took most of a report's rendering time (callgrind).
+      var line = "    " + padded.joined(separator: "  ")
+      while line.last == " " { line.removeLast() }
+      return line + "\n"
     }
     return line(header) + rows.map(line).joined()
   }

@@ -43,8 +43,10 @@ public struct LatencyHistogram: Hashable, Sendable {
   /// Adds every latency of `other`.
   /// - Complexity: O(*b*), the number of buckets.
   public mutating func merge(_ other: LatencyHistogram) {
-    for (bucket, occupied) in other.occupiedBuckets {
-      add(occupied, toBucket: bucket)
+    // Bucket by bucket over the other's storage: listing its occupied buckets first made an
+    // array for every merge, most of a report's merging time (callgrind).
+    for index in other.buckets.indices where other.buckets[index].count > 0 {
+      add(other.buckets[index], toBucket: index)
     }
   }
 

@@ -32,8 +32,9 @@ enum BatchCommand: Subcommand {
   /// What replaying one trace gave.
   struct Outcome: Sendable {
     var status: ExitCode
-    /// The summary file's bytes, or `nil` when the trace failed before it had one.
-    var summary: [UInt8]?
+    /// The trace's report, read back from its summary file's bytes; `nil` when the trace failed
+    /// before it had one.
+    var report: FleetReport?
     /// Diagnostics, written after the batch so traces never interleave.
     var diagnostics: [UInt8]
     var failure: String?
@@ -76,11 +77,7 @@ enum BatchCommand: Subcommand {
     for result in results { try streams.error.write(result.diagnostics) }
     var report = FleetReport()
     for (trace, result) in zip(traces, results) {
-      if let summary = result.summary {
-        report.merge(try FleetReport.parse(summary, path: trace))
-      } else {
-        report.merge(FleetReport(failed: trace, error: result.failure ?? "failed"))
-      }
+      report.merge(result.report ?? FleetReport(failed: trace, error: result.failure ?? "failed"))
     }
     for (name, format) in [("report.json", ReportCommand.Format.json), ("report.txt", .text)] {
       let file = try ReplacedFile(path: "\(directory)/\(name)")
@@ -111,8 +108,12 @@ enum BatchCommand: Subcommand {
       let summaryFile = try ReplacedFile(path: summary)
       try summaryFile.sink.write(bytes)
       try summaryFile.commit()
+      // Read back here, on the worker's core: the report is made from the summary files' bytes,
+      // so that it is what `crease report` of them gives, and reading them one after another at
+      // the end was the part of a batch a second core could not share.
+      let report = try FleetReport.parse(bytes, path: path)
       let status: ExitCode = result.total.rejected > 0 ? .dataError : .success
-      return Outcome(status: status, summary: bytes, diagnostics: diagnostics.bytes)
+      return Outcome(status: status, report: report, diagnostics: diagnostics.bytes)
     } catch let error as IOError {
       let status: ExitCode = error.kind == .missingInput ? .noInput : .ioError
       return Outcome(
