@@ -66,15 +66,18 @@ public final class LineReader {
   }
 
   /// Returns the next line, which the caller found to be the first `length` bytes of
-  /// ``buffered``, followed by a newline: ``next(overflow:)`` for a caller that has already
-  /// seen where the line ends.
-  @inline(__always) func takeLine(length: Int) -> UnsafeRawBufferPointer {
-    assert(start + length < end && storage[start + length] == 0x0A, "a buffered line ends at a newline")
+  /// ``buffered``, followed by a newline or, `endsWithCarriageReturn`, by `\r\n`:
+  /// ``next(overflow:)`` for a caller that has already seen where the line ends.
+  @inline(__always) func takeLine(length: Int, endsWithCarriageReturn: Bool) -> UnsafeRawBufferPointer {
+    let terminator = endsWithCarriageReturn ? 2 : 1
+    assert(
+      start + length + terminator <= end && storage[start + length + terminator - 1] == 0x0A,
+      "a buffered line ends at a newline")
     // Unchecked: the line lies within the buffer, and a file of 2^63 lines does not happen.
     lineNumber &+= 1
-    endedWithCarriageReturn = false
+    endedWithCarriageReturn = endsWithCarriageReturn
     let line = UnsafeRawBufferPointer(start: storage.baseAddress! + start, count: length)
-    start &+= length &+ 1
+    start &+= length &+ terminator
     return line
   }
 

@@ -37,17 +37,21 @@ public final class TraceParser {
     return try parseWithJSONC(line)
   }
 
-  /// The record of a line spelled as ``TraceEncoder`` writes it at the start of `bytes`, and
-  /// the line's length, when a newline follows it; `nil` for any other line, or while unknown
-  /// keys are collected (the lines json-c reads then list theirs). The record is the one
-  /// ``parse(_:)`` returns for the line.
+  /// The record of a line spelled as ``TraceEncoder`` writes it at the start of `bytes`, the
+  /// line's length, and whether it ends with `\r\n` rather than `\n`, when either follows it;
+  /// `nil` for any other line, or while unknown keys are collected (the lines json-c reads then
+  /// list theirs). The record is the one ``parse(_:)`` returns for the line.
   /// - Complexity: O(*n*) in the length of the line.
-  @inline(__always) func canonicalLine(atStartOf bytes: UnsafeRawBufferPointer) -> (TraceRecord, length: Int)?
-  {
+  @inline(__always) func canonicalLine(
+    atStartOf bytes: UnsafeRawBufferPointer
+  ) -> (TraceRecord, length: Int, endsWithCarriageReturn: Bool)? {
     guard !collectsUnknownKeys, let (record, length) = fastParser.parseCanonicalPrefix(bytes),
-      length < bytes.count, bytes[length] == 0x0A
+      length < bytes.count
     else { return nil }
-    return (record, length)
+    if bytes[length] == 0x0A { return (record, length, false) }
+    // A CRLF file's lines: left to the general path, the template ran twice for each.
+    guard bytes[length] == 0x0D, length &+ 1 < bytes.count, bytes[length &+ 1] == 0x0A else { return nil }
+    return (record, length, true)
   }
 
   /// The record on `line` as json-c reads it, listing its unknown keys if they are collected.
