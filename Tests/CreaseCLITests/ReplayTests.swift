@@ -17,12 +17,16 @@ struct ReplayTests {
       ("synth-dropped-frames", .success), ("synth-accessory", .success), ("synth-day", .success),
     ])
   func bundledTraces(name: String, status: ExitCode) throws {
-    let run = CreaseRun("replay", tracePath("\(name).jsonl"))
-    #expect(run.status == status)
-    #expect(run.output == contents(of: tracePath("\(name).cues.jsonl")))
     let expectedErrors = contents(of: tracePath("\(name).stderr.txt"))?
       .replacingOccurrences(of: "Traces/", with: "\(repositoryRoot)/Traces/")
-    #expect(run.error == expectedErrors)
+    // Read ahead on a second thread, and on one thread, where the events are taken by a loop
+    // of their own (`crease batch` replays each trace that way).
+    for threads in ["2", "1"] {
+      let run = CreaseRun("replay", "--threads", threads, tracePath("\(name).jsonl"))
+      #expect(run.status == status, "--threads \(threads)")
+      #expect(run.output == contents(of: tracePath("\(name).cues.jsonl")), "--threads \(threads)")
+      #expect(run.error == expectedErrors, "--threads \(threads)")
+    }
   }
 
   @Test("--threads 1 keeps the replay on one thread and writes the same bytes, from either format")

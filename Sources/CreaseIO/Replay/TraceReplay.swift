@@ -129,9 +129,10 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     /// The first `t` read, from which progress counts trace time.
     var firstEvent: Nanoseconds?
     var engine: Engine<Processor>
-    /// Whether the events the engine accepts are taken straight from a reading-ahead source's
-    /// batch (``takeEvents(from:_:)``): not when each line needs more than counting and
-    /// admitting (a Chrome timeline, a looping replay's time shift, progress, unknown keys).
+    /// Whether the events the engine accepts are taken by a loop of their own, straight from a
+    /// reading-ahead source's batch (``takeEvents(from:_:)``) or from the one source's reader
+    /// (``takeEvents(from:)``): not when each line needs more than counting and admitting (a
+    /// Chrome timeline, a looping replay's time shift, progress, unknown keys).
     let takesEventsDirectly: Bool
     var summary: ReplaySummary
     var diagnostics: Diagnostics
@@ -196,7 +197,15 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         // each line retained and released it, 40 instructions a line.
         let source = sources[index]
         repeat {
-          if takesEventsDirectly, let readAhead = source.readAhead { try takeEvents(from: source, readAhead) }
+          // An item the one-thread loop read and left to be handled here.
+          var readFirst: TraceItem?
+          if takesEventsDirectly {
+            if let readAhead = source.readAhead {
+              try takeEvents(from: source, readAhead)
+            } else if sources.count == 1, !source.isLive {
+              readFirst = try takeEvents(from: source)
+            }
+          }
           items += 1
           // A paced replay reports trace time with every line (the reporter redraws at most
           // four times a second); one as fast as possible checks every 4,096 lines.
@@ -204,7 +213,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
             let traceTime = (latestEvent ?? .zero) - (firstEvent ?? .zero)
             try progress.update(done: sources.reduce(0) { $0 + $1.reader.bytesRead }, traceTime: traceTime)
           }
-          switch try step(source) {
+          let step = try readFirst.map { try handle($0, from: source) } ?? step(source)
+          switch step {
           case .next:
             // Asked inline: most lines leave no cue, and the call alone cost more than the test.
             if engine.hasCues { try writeCues() }
@@ -260,10 +270,43 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       }
     }
 
+    /// Reads `source`, which is the only one and never waits, for as long as it gives events
+    /// the engine accepts, and admits each as ``step(_:)`` would, without its checks for what
+    /// this replay cannot meet (a live source, another source to read, a looping shift, a
+    /// header). Returns the first other item it read (a header, a bad or blank line, a late
+    /// event, `end`, the end of input), which ``handle(_:from:)`` takes. The replay's path with
+    /// one thread, which `crease batch` runs for each trace.
+    @inline(never)
+    mutating func takeEvents(from source: ReplaySource) throws -> TraceItem {
+      var taken = 0
+      defer {
+        source.counts.lines += taken
+        source.loop.records += taken
+        source.counts.processed += taken
+      }
+      while true {
+        let item = try source.reader.next()
+        // Looked at in place first, then moved apart once known to be an event: matching and
+        // binding in one go copied the item (a value-witness call, 44 instructions an event).
+        guard let t = item.eventTime, engine.refusal(at: t, isEnd: false, from: source.index) == nil else {
+          return item
+        }
+        guard case .record(.event(let event)) = consume item else { preconditionFailure("not an event") }
+        taken &+= 1
+        noteRead(t)
+        engine.admit(consume event, from: source.index, isEnd: false)
+        if engine.hasCues { try writeCues() }
+      }
+    }
+
     /// Reads and handles one item of `source`.
     mutating func step(_ source: ReplaySource) throws -> Step {
       if source.isLive && !source.reader.hasBufferedItem { try waitForInput(from: source) }
-      let item = try source.readAhead?.next() ?? source.reader.next()
+      return try handle(try source.readAhead?.next() ?? source.reader.next(), from: source)
+    }
+
+    /// Handles `item`, which `source` returned last.
+    mutating func handle(_ item: consuming TraceItem, from source: ReplaySource) throws -> Step {
       if case .endOfInput = item { return try endOfSource(source) }
       source.counts.lines += 1
       switch consume item {

@@ -117,9 +117,8 @@ public final class ReadAheadReader: RecordReader {
   /// other than `end`: one ``takeEvent()`` may take. A replay's fast loop.
   @inline(__always)
   var nextEventTime: Nanoseconds? {
-    guard cursor < count, case .record(.event(let event)) = items![cursor] else { return nil }
-    if case .end = event.payload { return nil }
-    return event.t
+    guard cursor < count else { return nil }
+    return items![cursor].eventTime
   }
 
   /// Moves out the next item, which ``nextEventTime`` said is an event: ``next()`` without the

@@ -15,6 +15,15 @@ public enum TraceItem {
   /// runtime's generic value witnesses, twice per record, which cost about 280 instructions an
   /// event (callgrind).
   case endOfInput
+
+  /// The `t` of an event other than `end`, `nil` for any other item: what a replay's fast loop
+  /// admits without the general handling. Read in place, nothing copied.
+  @inline(__always)
+  var eventTime: Nanoseconds? {
+    guard case .record(.event(let event)) = self else { return nil }
+    if case .end = event.payload { return nil }
+    return event.t
+  }
 }
 
 /// Reads the records of one trace, in one format. Replay, check, stats, plot and convert read
