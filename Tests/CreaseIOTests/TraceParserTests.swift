@@ -207,4 +207,30 @@ struct TraceParserBadInputTests {
     _ = try bytes.withUnsafeBytes { try parser.parse($0) }
     #expect(parser.unknownKeys == [UnknownKey(name: "colour", column: 43)])
   }
+
+  @Test("a plain line after one with unknown keys lists none: the fast path reads it, and forgets the last")
+  func unknownKeysForgotten() throws {
+    let parser = TraceParser()
+    parser.collectsUnknownKeys = true
+    for (line, expected) in [
+      (#"{"t":1,"kind":"mark","label":"x","colour":"red"}"#, ["colour"]),
+      (#"{"t":2,"kind":"mark","label":"y"}"#, []),
+      (#"{"t":3,"kind":"hinge","angle":90,"status":"closed","stream":"video"}"#, ["stream"]),
+      (#"{ "t" : 4, "kind" : "hinge", "angle" : 90, "status" : "closed" }"#, []),
+    ] {
+      _ = try Array(line.utf8).withUnsafeBytes { try parser.parse($0) }
+      #expect(parser.unknownKeys.map(\.name) == expected, "\(line)")
+    }
+    // A reader takes a line spelled as TraceEncoder writes it where it lies in its buffer.
+    let reader = JSONLinesReader(
+      source: MemorySource(
+        Array(
+          "{\"t\":5,\"kind\":\"mark\",\"label\":\"z\",\"n\":1}\n{\"t\":6,\"kind\":\"mark\",\"label\":\"w\"}\n"
+            .utf8)))
+    reader.collectsUnknownKeys = true
+    _ = try reader.next()
+    #expect(reader.unknownKeys.map(\.name) == ["n"])
+    _ = try reader.next()
+    #expect(reader.unknownKeys.isEmpty)
+  }
 }

@@ -13,13 +13,21 @@ public final class TraceParser {
   /// Keys found on the last line that the format does not define (when
   /// ``collectsUnknownKeys`` is set).
   public private(set) var unknownKeys: [UnknownKey] = []
-  /// Whether to list unknown keys (costs a walk over every member; `crease check` sets it).
+  /// Whether to list unknown keys (`crease check` sets it). A line the fast path takes has none:
+  /// it takes only lines whose every key is one their kind defines, so only the lines json-c
+  /// reads pay for the walk over their members.
   public var collectsUnknownKeys = false
+  /// Whether plain lines take the fast path; without it json-c reads every line.
+  public let usesFastPath: Bool
 
   private let tokener: UnsafeMutablePointer<json_tokener>
   private let fastParser = FastLineParser()
 
-  public init() {
+  /// Creates a parser. `usesFastPath: false` reads every line with json-c: the reference the
+  /// fast path is checked against (its differential tests and fuzz target), the same records
+  /// and errors more slowly.
+  public init(usesFastPath: Bool = true) {
+    self.usesFastPath = usesFastPath
     tokener = json_tokener_new_ex(Self.maximumDepth)
     json_tokener_set_flags(tokener, Int32(JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8))
   }
@@ -31,26 +39,44 @@ public final class TraceParser {
   /// Plain `hinge`, `frame`, `drop` and `mark` lines go through ``FastLineParser``; every other
   /// line, and every bad one, through json-c, which writes the error.
   @inline(__always) public func parse(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
-    // The common lines take the fast path, which has no unknown keys to list; inlined into the
-    // reader's loop, with json-c's path left to a call.
-    if !collectsUnknownKeys, let record = fastParser.parse(line) { return record }
+    // The common lines take the fast path; inlined into the reader's loop, with json-c's path
+    // left to a call.
+    if usesFastPath, let record = fastParser.parse(line) {
+      forgetUnknownKeys()
+      return record
+    }
     return try parseWithJSONC(line)
+  }
+
+  /// Empties ``unknownKeys`` for a line the fast path took, which has none. Only the test is
+  /// inlined, into the reader's loop: the emptying there cost 6 instructions a line even when
+  /// nothing was collected (callgrind).
+  @inline(__always) private func forgetUnknownKeys() {
+    if collectsUnknownKeys { emptyUnknownKeys() }
+  }
+
+  @inline(never) private func emptyUnknownKeys() {
+    if !unknownKeys.isEmpty { unknownKeys.removeAll(keepingCapacity: true) }
   }
 
   /// The record of a line spelled as ``TraceEncoder`` writes it at the start of `bytes`, the
   /// line's length, and whether it ends with `\r\n` rather than `\n`, when either follows it;
-  /// `nil` for any other line, or while unknown keys are collected (the lines json-c reads then
-  /// list theirs). The record is the one ``parse(_:)`` returns for the line.
+  /// `nil` for any other line. The record, and the unknown keys (none), are the ones
+  /// ``parse(_:)`` gives for the line.
   /// - Complexity: O(*n*) in the length of the line.
   @inline(__always) func canonicalLine(
     atStartOf bytes: UnsafeRawBufferPointer
   ) -> (TraceRecord, length: Int, endsWithCarriageReturn: Bool)? {
-    guard !collectsUnknownKeys, let (record, length) = fastParser.parseCanonicalPrefix(bytes),
+    guard usesFastPath, let (record, length) = fastParser.parseCanonicalPrefix(bytes),
       length < bytes.count
     else { return nil }
-    if bytes[length] == 0x0A { return (record, length, false) }
+    if bytes[length] == 0x0A {
+      forgetUnknownKeys()
+      return (record, length, false)
+    }
     // A CRLF file's lines: left to the general path, the template ran twice for each.
     guard bytes[length] == 0x0D, length &+ 1 < bytes.count, bytes[length &+ 1] == 0x0A else { return nil }
+    forgetUnknownKeys()
     return (record, length, true)
   }
 
