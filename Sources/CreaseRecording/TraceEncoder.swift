@@ -12,130 +12,168 @@ public enum TraceEncoder {
   }
 
   private static func encode(_ header: TraceHeader, into output: inout [UInt8]) {
-    output.append(contentsOf: #"{"kind":"header","format":"crease-trace","version":"#.utf8)
+    output.append(#"{"kind":"header","format":"crease-trace","version":"#)
     NumberFormatting.appendInteger(Int64(header.version), to: &output)
-    if let device = header.device { field("device", text: device, &output) }
-    if let os = header.os { field("os", text: os, &output) }
+    for (key, text) in [(#","device":"# as StaticString, header.device), (#","os":"#, header.os)] {
+      guard let text else { continue }
+      output.append(key)
+      JSONString.append(text, to: &output)
+    }
     if !header.nominalFrameRates.isEmpty {
-      output.append(contentsOf: #","streams":{"#.utf8)
+      output.append(#","streams":{"#)
       for (index, stream) in header.nominalFrameRates.keys.sorted(by: { $0.rawValue < $1.rawValue })
         .enumerated()
       {
         if index > 0 { output.append(UInt8(ascii: ",")) }
         JSONString.append(stream.rawValue, to: &output)
-        output.append(contentsOf: #":{"fps":"#.utf8)
+        output.append(#":{"fps":"#)
         appendNumber(header.nominalFrameRates[stream]!, to: &output)
         output.append(UInt8(ascii: "}"))
       }
       output.append(UInt8(ascii: "}"))
     }
-    output.append(contentsOf: "}\n".utf8)
+    output.append("}\n")
   }
 
+  /// An event's line, written at once: each `Array` append checks capacity and uniqueness, and a
+  /// string's UTF-8 view goes in through a generic path (callgrind: `crease convert` to JSON
+  /// Lines cost 2,900 instructions a line, most of them in appends).
   private static func encode(_ event: Event, into output: inout [UInt8]) {
-    output.append(contentsOf: #"{"t":"#.utf8)
-    NumberFormatting.appendInteger(event.t.rawValue, to: &output)
-    output.append(contentsOf: #","kind":""#.utf8)
-    output.append(contentsOf: event.payload.kind.name.utf8)
-    output.append(UInt8(ascii: "\""))
+    output.append(writingAtMost: lineCapacity(event)) { write(event, to: &$0) }
+  }
+
+  /// The most bytes ``write(_:to:)`` writes for `event`.
+  private static func lineCapacity(_ event: Event) -> Int {
+    // `{"t":`, the time, `,"kind":`, the kind, and `}\n`; a field's key, separators and, for
+    // a string, its quotes and escapes; numbers at their longest.
+    let fixed = 32 + UnsafeByteWriter.integerCapacity
+    let key = 16
+    func text(_ text: String) -> Int { key + UnsafeByteWriter.jsonStringCapacity(utf8Count: text.utf8.count) }
+    let pts = key + 32 + 2 * UnsafeByteWriter.integerCapacity
     switch event.payload {
     case .hinge(let delivery?):
-      output.append(contentsOf: (delivery.angle.unit == .degrees ? #","angle":"# : #","angleRad":"#).utf8)
-      appendNumber(delivery.angle.value, to: &output)
-      field("status", text: delivery.status.name, &output)
-    case .hinge(nil):
-      output.append(contentsOf: #","hinge":null"#.utf8)
-    case .frame(let frame):
-      field("stream", text: frame.stream.rawValue, &output)
-      pts(frame.pts, &output)
-      if let camera = frame.camera { field("camera", text: camera.name, &output) }
-    case .drop(let drop):
-      field("stream", text: drop.stream.rawValue, &output)
-      pts(drop.pts, &output)
-      field("reason", text: drop.reason.name, &output)
-    case .input(let stream, let camera):
-      field("stream", text: stream.rawValue, &output)
-      field("camera", text: camera.name, &output)
+      return fixed + key + UnsafeByteWriter.decimalCapacity + text(delivery.status.name)
+    case .hinge(nil), .display, .app, .session, .end: return fixed + 4 * key
+    case .frame(let frame): return fixed + text(frame.stream.rawValue) + pts + key
+    case .drop(let drop): return fixed + text(drop.stream.rawValue) + pts + key
+    case .input(let stream, _): return fixed + text(stream.rawValue) + key
     case .direction(let update):
-      field("view", text: update.view.rawValue, &output)
-      cameras("toward", update.toward, &output)
-      cameras("away", update.away, &output)
+      var capacity = fixed + text(update.view.rawValue) + 2 * key
+      update.toward.union(update.away).forEachCamera { capacity += 2 * text($0.name) }
+      return capacity
+    case .mark(let label): return fixed + text(label)
+    }
+  }
+
+  /// Writes `event` as one JSON line, at most ``lineCapacity(_:)`` bytes.
+  private static func write(_ event: Event, to writer: inout UnsafeByteWriter) {
+    writer.write(#"{"t":"#)
+    writer.writeInteger(event.t.rawValue)
+    writer.write(#","kind":"#)
+    writer.writeJSONString(event.payload.kind.name)
+    switch event.payload {
+    case .hinge(let delivery?):
+      writer.write(delivery.angle.unit == .degrees ? #","angle":"# : #","angleRad":"#)
+      writeNumber(delivery.angle.value, to: &writer)
+      field(#","status":"#, text: delivery.status.name, &writer)
+    case .hinge(nil):
+      writer.write(#","hinge":null"#)
+    case .frame(let frame):
+      field(#","stream":"#, text: frame.stream.rawValue, &writer)
+      pts(frame.pts, &writer)
+      if let camera = frame.camera { field(#","camera":"#, text: camera.name, &writer) }
+    case .drop(let drop):
+      field(#","stream":"#, text: drop.stream.rawValue, &writer)
+      pts(drop.pts, &writer)
+      field(#","reason":"#, text: drop.reason.name, &writer)
+    case .input(let stream, let camera):
+      field(#","stream":"#, text: stream.rawValue, &writer)
+      field(#","camera":"#, text: camera.name, &writer)
+    case .direction(let update):
+      field(#","view":"#, text: update.view.rawValue, &writer)
+      cameras(#","toward":["#, update.toward, &writer)
+      cameras(#","away":["#, update.away, &writer)
     case .display(let change):
-      field("display", text: change.display.name, &output)
-      output.append(contentsOf: #","fullScreen":"#.utf8)
-      output.append(contentsOf: (change.fullScreen ? "true" : "false").utf8)
+      field(#","display":"#, text: change.display.name, &writer)
+      writer.write(change.fullScreen ? #","fullScreen":true"# : #","fullScreen":false"#)
     case .app(let state):
-      field("state", text: state.name, &output)
+      field(#","state":"#, text: state.name, &writer)
     case .session(let session):
-      output.append(contentsOf: #","running":"#.utf8)
-      output.append(contentsOf: (session.running ? "true" : "false").utf8)
+      writer.write(session.running ? #","running":true"# : #","running":false"#)
       if let visible = session.previewVisible {
-        output.append(contentsOf: #","previewVisible":"#.utf8)
-        output.append(contentsOf: (visible ? "true" : "false").utf8)
+        writer.write(visible ? #","previewVisible":true"# : #","previewVisible":false"#)
       }
     case .mark(let label):
-      field("label", text: label, &output)
+      field(#","label":"#, text: label, &writer)
     case .end:
       break
     }
-    output.append(contentsOf: "}\n".utf8)
+    writer.write("}\n")
   }
 
-  private static func field(_ key: String, text: String, _ output: inout [UInt8]) {
-    output.append(UInt8(ascii: ","))
-    JSONString.append(key, to: &output)
-    output.append(UInt8(ascii: ":"))
-    JSONString.append(text, to: &output)
+  /// A string field: `prefix` is its comma, key and colon.
+  private static func field(_ prefix: StaticString, text: String, _ writer: inout UnsafeByteWriter) {
+    writer.write(prefix)
+    writer.writeJSONString(text)
   }
 
-  private static func pts(_ pts: PresentationTime, _ output: inout [UInt8]) {
-    output.append(contentsOf: #","pts":"#.utf8)
+  private static func pts(_ pts: PresentationTime, _ writer: inout UnsafeByteWriter) {
+    writer.write(#","pts":"#)
     if pts.timescale == PresentationTime.nanosecondTimescale {
-      NumberFormatting.appendInteger(pts.value, to: &output)
+      writer.writeInteger(pts.value)
     } else {
-      output.append(contentsOf: #"{"value":"#.utf8)
-      NumberFormatting.appendInteger(pts.value, to: &output)
-      output.append(contentsOf: #","timescale":"#.utf8)
-      NumberFormatting.appendInteger(Int64(pts.timescale), to: &output)
-      output.append(UInt8(ascii: "}"))
+      writer.write(#"{"value":"#)
+      writer.writeInteger(pts.value)
+      writer.write(#","timescale":"#)
+      writer.writeInteger(Int64(pts.timescale))
+      writer.write(UInt8(ascii: "}"))
     }
   }
 
-  private static func cameras(_ key: String, _ set: CameraSet, _ output: inout [UInt8]) {
-    output.append(UInt8(ascii: ","))
-    JSONString.append(key, to: &output)
-    output.append(contentsOf: ":[".utf8)
+  /// A list of cameras: `prefix` is its comma, key, colon and opening bracket.
+  private static func cameras(_ prefix: StaticString, _ set: CameraSet, _ writer: inout UnsafeByteWriter) {
+    writer.write(prefix)
     var first = true
     set.forEachCamera { camera in
-      if !first { output.append(UInt8(ascii: ",")) }
+      if !first { writer.write(UInt8(ascii: ",")) }
       first = false
-      JSONString.append(camera.name, to: &output)
+      writer.writeJSONString(camera.name)
     }
-    output.append(UInt8(ascii: "]"))
+    writer.write(UInt8(ascii: "]"))
   }
 
   /// The shortest decimal that reads back as exactly `value` (Swift's own algorithm, the same
-  /// on every machine, as `description` gives it); integral values keep a `.0`.
+  /// on every machine, as `description` gives it); integral values keep a `.0`. At most
+  /// `UnsafeByteWriter.decimalCapacity` bytes (`-1.7976931348623157e+308`).
   ///
   /// Written through ``DigitStream``, so no `String` is made: a recorder writes an angle for
   /// every hinge delivery, and a `String` of more than 15 bytes is a heap allocation.
-  private static func appendNumber(_ value: Double, to output: inout [UInt8]) {
-    var stream = DigitStream()
-    swap(&stream.bytes, &output)
+  private static func writeNumber(_ value: Double, to writer: inout UnsafeByteWriter) {
+    var stream = DigitStream(writer: writer)
     value.write(to: &stream)
-    swap(&stream.bytes, &output)
+    writer = stream.writer
+  }
+
+  /// `writeNumber` for the header's rates, appended.
+  private static func appendNumber(_ value: Double, to output: inout [UInt8]) {
+    output.append(writingAtMost: UnsafeByteWriter.decimalCapacity) { writeNumber(value, to: &$0) }
   }
 }
 
-/// A text stream into bytes that takes a number's digits straight from the standard library's
-/// stack buffer.
+/// A text stream into a byte writer that takes a number's digits straight from the standard
+/// library's stack buffer.
 ///
 /// `Double.write(to:)` passes its digits to `_writeASCII`, whose default turns them into a
 /// `String` for `write(_:)`; implementing it keeps them bytes. The underscored requirement is
 /// public API of `TextOutputStream` (unchanged since Swift 5); were it ever dropped, `write(_:)`
 /// still gives the same text, with the allocation back.
 private struct DigitStream: TextOutputStream {
-  var bytes: [UInt8] = []
-  mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
-  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+  var writer: UnsafeByteWriter
+  mutating func write(_ string: String) {
+    var string = string
+    string.withUTF8 { writer.write(UnsafeRawBufferPointer($0)) }
+  }
+  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+    writer.write(UnsafeRawBufferPointer(buffer))
+  }
 }

@@ -216,6 +216,7 @@ extension Array where Element == UInt8 {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
       var writer = UnsafeByteWriter(at: scratch.baseAddress!)
       body(&writer)
+      assert(writer.cursor - scratch.baseAddress! <= capacity, "wrote past the bytes reserved")
       append(
         contentsOf: UnsafeBufferPointer(
           start: scratch.baseAddress, count: writer.cursor - scratch.baseAddress!))

@@ -27,7 +27,39 @@ struct TraceEncoderTests {
     .event(Event(t: 11, .session(SessionState(running: false, previewVisible: true)))),
     .event(Event(t: 12, .mark(label: "quote \" backslash \\ newline \n tab \t é"))),
     .event(Event(t: .max, .end)),
+    // At the longest each field can be, so a line that outgrew the bytes its encoder reserves
+    // trips the debug build's check.
+    .event(
+      Event(
+        t: .max, .hinge(HingeDelivery(angle: .degrees(-.greatestFiniteMagnitude), status: .partiallyOpen)))),
+    .event(Event(t: .max, .hinge(HingeDelivery(angle: .radians(-.leastNonzeroMagnitude), status: .unknown)))),
+    .event(
+      Event(
+        t: .max,
+        .frame(
+          Frame(
+            stream: StreamName(rawValue: Self.escaped), pts: PresentationTime(value: .min, timescale: .max)!,
+            camera: .backUltraWide)))),
+    .event(
+      Event(
+        t: .max,
+        .drop(
+          Drop(
+            stream: StreamName(rawValue: Self.escaped), pts: PresentationTime(nanoseconds: .min),
+            reason: .outOfBuffers)))),
+    .event(Event(t: .max, .input(stream: StreamName(rawValue: Self.escaped), camera: .virtualFront))),
+    .event(
+      Event(
+        t: .max,
+        .direction(
+          DirectionUpdate(
+            view: ViewName(rawValue: Self.escaped), toward: CameraSet(Camera.allCases),
+            away: CameraSet())))),
+    .event(Event(t: .max, .mark(label: Self.escaped))),
   ]
+
+  /// A name each of whose bytes is escaped as `\u00XX`, six bytes for one.
+  static let escaped = String(repeating: "\u{1}\u{1f}", count: 40)
 
   @Test(
     "every kind reads back as the same record, exact doubles and CMTime included", arguments: Self.records)
