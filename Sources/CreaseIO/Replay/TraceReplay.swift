@@ -256,11 +256,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     mutating func takeEvents(from source: ReplaySource, _ readAhead: ReadAheadReader) throws {
       // Counted here and added once: the counts live in a class, written back for each event.
       var taken = 0
-      defer {
-        source.counts.lines += taken
-        source.loop.records += taken
-        source.counts.processed += taken
-      }
+      defer { source.countProcessedEvents(taken) }
       while let t = readAhead.nextEventTime, engine.refusal(at: t, isEnd: false, from: source.index) == nil {
         let event = readAhead.takeEvent()
         taken &+= 1
@@ -274,16 +270,12 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     /// the engine accepts, and admits each as ``step(_:)`` would, without its checks for what
     /// this replay cannot meet (a live source, another source to read, a looping shift, a
     /// header). Returns the first other item it read (a header, a bad or blank line, a late
-    /// event, `end`, the end of input), which ``handle(_:from:)`` takes. The replay's path with
-    /// one thread, which `crease batch` runs for each trace.
+    /// event, `end`, the end of input), which ``handle(_:from:)`` takes. The path of a source not
+    /// read ahead: with one thread, as `crease batch` replays each trace, or a rejects output.
     @inline(never)
     mutating func takeEvents(from source: ReplaySource) throws -> TraceItem {
       var taken = 0
-      defer {
-        source.counts.lines += taken
-        source.loop.records += taken
-        source.counts.processed += taken
-      }
+      defer { source.countProcessedEvents(taken) }
       while true {
         let item = try source.reader.next()
         // Looked at in place first, then moved apart once known to be an event: matching and
