@@ -246,3 +246,28 @@ struct EngineAdvanceTests {
     #expect(engine.push(Event(t: 11, .mark(label: "y")), from: 0) == .accepted)
   }
 }
+
+@Suite("Event-time engine: value semantics")
+struct EngineCopyTests {
+  /// The labels of the cues `engine` produced, once its only source has finished.
+  static func labels(finishing engine: inout Engine<MarbleProcessor>) -> String {
+    engine.finish(source: 0)
+    var cues: [Cue] = []
+    engine.drainCues { cues.append($0) }
+    return Marble.diagram(cues, end: nil)
+  }
+
+  @Test("a copy made while events are buffered goes on with them, apart from the original")
+  func copyWhileBuffered() {
+    var original = Engine(processor: MarbleProcessor(), sourceCount: 1, reorderWindow: 3)
+    _ = original.push(Event(t: 0, .mark(label: "a")), from: 0)
+    _ = original.push(Event(t: 2, .mark(label: "b")), from: 0)
+    var copy = original
+    // Each push releases the buffered events the copy shares with the original.
+    _ = original.push(Event(t: 6, .mark(label: "c")), from: 0)
+    _ = copy.push(Event(t: 7, .mark(label: "d")), from: 0)
+    _ = copy.push(Event(t: 8, .mark(label: "e")), from: 0)
+    #expect(Self.labels(finishing: &original) == "a-b---c")
+    #expect(Self.labels(finishing: &copy) == "a-b----de")
+  }
+}

@@ -149,7 +149,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
       process(earliest.event)
       releasedEarly += 1
     }
-    fireTimers(before: releaseReadyEvents())
+    fireTimers(before: releaseReadyEvents(afterInsert: true))
   }
 
   /// Marks `source` as ended (end of its stream, or its `end` event); when it is the last one,
@@ -259,9 +259,10 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   // more (callgrind), its frame and saved registers.
   @discardableResult
   @inline(__always)
-  private mutating func releaseReadyEvents() -> Nanoseconds {
+  private mutating func releaseReadyEvents(afterInsert: Bool = false) -> Nanoseconds {
     guard let line = Self.releaseLine(of: sources, reorderWindow: reorderWindow) else { return .min }
-    while let ready = buffer.popFirst(if: line.admits) { process(ready.event) }
+    // Right after an insert the ring is this engine's own: processing cannot copy the engine.
+    while let ready = buffer.popFirst(if: line.admits, isKnownUnique: afterInsert) { process(ready.event) }
     return line.time
   }
 
