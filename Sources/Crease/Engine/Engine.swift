@@ -31,12 +31,6 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     public var pendingTimers: [TimerScheduler<Processor.TimerTag>.Timer]
   }
 
-  private struct SourceState: Sendable {
-    var latest: Nanoseconds?
-    var endTime: Nanoseconds?
-    var finished = false
-  }
-
   private struct PendingEvent: Comparable, Sendable {
     var event: Event
     var source: Int
@@ -63,7 +57,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   public private(set) var releasedEarly = 0
 
   private var context = ProcessingContext<Processor.TimerTag>()
-  private var sources: [SourceState]
+  private var sources: SourceStates
   private var buffer = ReorderBuffer<PendingEvent>()
   private var nextSequence: UInt64 = 0
 
@@ -72,13 +66,12 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     processor: Processor, sourceCount: Int = 1, reorderWindow: Nanoseconds = .milliseconds(50),
     bufferLimit: Int = Configuration.default.reorderBufferLimit
   ) {
-    precondition(sourceCount > 0, "an engine needs at least one source")
     precondition(reorderWindow >= .zero, "the reorder window cannot be negative")
     precondition(bufferLimit >= 1, "the reorder buffer must hold an event")
     self.processor = processor
     self.reorderWindow = reorderWindow
     self.bufferLimit = bufferLimit
-    self.sources = Array(repeating: SourceState(), count: sourceCount)
+    self.sources = SourceStates(count: sourceCount)
   }
 
   /// The trace time processing has reached.
@@ -290,7 +283,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   // call of its own, once an event, cost 11 instructions an event more.
   /// - Complexity: O(*s*), where *s* is the number of sources; once per push, not per event.
   @inline(__always)
-  private static func releaseLine(of sources: [SourceState], reorderWindow: Nanoseconds) -> ReleaseLine? {
+  private static func releaseLine(of sources: SourceStates, reorderWindow: Nanoseconds) -> ReleaseLine? {
     // One source, the usual replay: the loop below without the loop.
     if sources.count == 1, !sources[0].finished {
       guard let latest = sources[0].latest else { return nil }

@@ -1,0 +1,35 @@
+/// What the engine knows of each source, by its index: the latest `t` read, the `end` time, and
+/// whether it has finished.
+///
+/// The first source is kept in the collection itself and the others in an array. A replay of
+/// one source writes its latest `t` for every event, and writing into an array element first
+/// asks whether the array's storage is shared (a runtime call); a stored field needs no such
+/// check.
+struct SourceStates: RandomAccessCollection, MutableCollection, Sendable {
+  /// One source's state.
+  struct State: Sendable {
+    var latest: Nanoseconds?
+    var endTime: Nanoseconds?
+    var finished = false
+  }
+
+  private var first = State()
+  private var others: [State]
+
+  /// `count` sources that have read nothing; `count` is at least 1.
+  init(count: Int) {
+    precondition(count > 0, "an engine needs at least one source")
+    others = Array(repeating: State(), count: count - 1)
+  }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { others.count + 1 }
+
+  /// - Complexity: O(1).
+  subscript(index: Int) -> State {
+    get { index == 0 ? first : others[index - 1] }
+    set {
+      if index == 0 { first = newValue } else { others[index - 1] = newValue }
+    }
+  }
+}
