@@ -47,6 +47,8 @@ let package = Package(
     .testTarget(
       name: "CreaseIOTests", dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth"]),
     .testTarget(name: "CreaseSynthTests", dependencies: ["Crease", "CreaseSynth"]),
+    // The benchmark's own pieces: reading callgrind profiles into the parts of a replay.
+    .testTarget(name: "CreaseBenchTests", dependencies: ["crease-bench"]),
     .testTarget(
       name: "CreaseCLITests",
       dependencies: ["CreaseCLI", "CreaseIO", "CreaseRecording", "Crease", "CreaseSynth"],

@@ -116,19 +116,32 @@ struct BenchRow {
 
 /// Instruction counts from valgrind's callgrind, which do not depend on the machine's load.
 enum Callgrind {
-  /// The instructions `command` executes, in all and on its main thread, or `nil` when
-  /// callgrind did not report them.
-  static func instructions(_ command: String) throws -> (all: Int, mainThread: Int)? {
+  /// A run's instructions: in all, and by part on its main thread (the replay's) and on the
+  /// others (reading ahead, and writing cues for binary input).
+  struct Run {
+    var all: Int
+    var mainThread: InstructionProfile
+    var otherThreads: InstructionProfile
+  }
+
+  /// The instructions `command` executes, or `nil` when callgrind did not report them.
+  static func run(_ command: String) throws -> Run? {
     let log = "Benchmarks/.data/callgrind.log"
     let profile = "Benchmarks/.data/callgrind.out"
     try Spawn.run(
       "rm -f \(profile)-*; valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file=\(profile)"
         + " --log-file=\(log) \(command)")
-    // "==123== Collected : 1234567"; each thread's profile ends with "totals: 1234567".
+    // "==123== Collected : 1234567"; each thread's profile is `callgrind.out-01`, `-02`, ….
     guard let all = ValgrindLog.number(after: "Collected", skipping: 1, in: log),
-      let mainThread = ValgrindLog.number(after: "totals:", in: "\(profile)-01")
+      let mainThread = InstructionProfile(contentsOf: "\(profile)-01")
     else { return nil }
-    return (all, mainThread)
+    var otherThreads = InstructionProfile()
+    for thread in 2..<100 {
+      let number = thread < 10 ? "0\(thread)" : "\(thread)"
+      guard let profile = InstructionProfile(contentsOf: "\(profile)-\(number)") else { break }
+      otherThreads = otherThreads + profile
+    }
+    return Run(all: all, mainThread: mainThread, otherThreads: otherThreads)
   }
 }
 

@@ -118,15 +118,23 @@ if access(crease, X_OK) == 0 {
       return converted
     }
     print("\ninstructions per line under callgrind (SPEC 9: JSONL ≤ 1,500, binary ≤ 300):")
+    let added = longer - shorter
+    var steadyRuns: [(label: String, mainThread: InstructionProfile, otherThreads: InstructionProfile)] = []
     for (label, paths) in [("JSONL", jsonl), ("binary", binaries)] {
-      guard let first = try Callgrind.instructions("\(crease) replay \(paths[0]) > /dev/null"),
-        let second = try Callgrind.instructions("\(crease) replay \(paths[1]) > /dev/null")
+      guard let first = try Callgrind.run("\(crease) replay \(paths[0]) > /dev/null"),
+        let second = try Callgrind.run("\(crease) replay \(paths[1]) > /dev/null")
       else { continue }
-      let added = longer - shorter
+      let mainThread = second.mainThread - first.mainThread
       print(
-        "  \(label): \((second.all - first.all) / added) in all, "
-          + "\((second.mainThread - first.mainThread) / added) on the replay thread "
-          + "(\(first.all / shorter) in all with start-up, at \(shorter) lines)")
+        "  \(label): \((second.all - first.all) / added) in all, \(mainThread.total / added) on the replay "
+          + "thread (\(first.all / shorter) in all with start-up, at \(shorter) lines)")
+      steadyRuns.append((label, mainThread, second.otherThreads - first.otherThreads))
+    }
+    // Where they go: each source line's own instructions, by the part of the replay its file
+    // belongs to (`InstructionProfile`), for a profile that explains the totals above.
+    if !steadyRuns.isEmpty {
+      print("\nwhere they go, per line: the replay thread, the others (reading ahead, binary's cues), all:")
+      for row in InstructionProfile.table(steadyRuns, lines: added) { print("  " + row) }
     }
   }
   // A fleet: 16 traces replayed independently, one at a time and two at a time.

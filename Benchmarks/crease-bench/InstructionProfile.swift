@@ -1,0 +1,249 @@
+import Glibc
+
+/// The parts of a replay that ``InstructionProfile`` counts instructions by.
+enum ReplayPart: Int, CaseIterable {
+  /// Turning bytes into events: the binary decoder, the JSON fast path, json-c.
+  case decoding
+  /// Reading the file, handing batches of items between the threads, and the replay's loop.
+  case reading
+  /// The engine: the reorder buffer, the release line, the timers.
+  case engine
+  /// The stages' state machines and the pipeline that dispatches to them.
+  case stages
+  /// Cues: draining them, asking their bounds, handing them over, encoding and writing them,
+  /// and the summary's counts.
+  case cues
+  /// The Swift runtime and the C library (retains, uniqueness checks, `memcpy`, `read`).
+  case runtime
+  /// Anything else: mostly code without a source line in a type no other function placed,
+  /// such as the moves and destroys of `Event` values, compiled for their own type.
+  case other
+
+  var name: String {
+    switch self {
+    case .decoding: "decoding"
+    case .reading: "reading, batches, replay loop"
+    case .engine: "engine: order, timers"
+    case .stages: "stages"
+    case .cues: "cues: drain, encode, write"
+    case .runtime: "Swift runtime, libc"
+    case .other: "other"
+    }
+  }
+
+  /// The part a source file belongs to, by its place under `Sources/`, or `nil` for a file
+  /// outside `Sources/` or one of the shared vocabulary (`Sources/Crease/Events/`: events,
+  /// times), whose code is inlined everywhere and counts toward the function it was inlined in.
+  /// The first matching prefix wins, so single files come before their directories.
+  static func part(ofSource file: Substring) -> ReplayPart? {
+    guard let range = file.firstRange(of: "/Sources/") else { return nil }
+    let path = file[range.upperBound...]
+    return directories.first { path.hasPrefix($0.prefix) }?.part
+  }
+
+  private static let directories: [(prefix: String, part: ReplayPart)] = [
+    ("CreaseIO/Trace/ReadAheadReader.swift", .reading),
+    ("CreaseIO/Replay/TraceReplay.swift", .reading),
+    ("CreaseIO/Replay/ReplaySource.swift", .reading),
+    ("CreaseIO/Streams/", .reading),
+    ("CreaseIO/Trace/", .decoding),
+    ("Crease/Engine/", .engine),
+    ("Crease/Pipeline/", .stages),
+    ("Crease/Hinge/", .stages),
+    ("Crease/Camera/", .stages),
+    ("Crease/Configuration/", .stages),
+    ("Crease/Cues/", .cues),
+    ("CreaseIO/Output/", .cues),
+    ("CreaseIO/Pacing/", .cues),
+    ("CreaseIO/Replay/", .cues),
+    ("CreaseRecording/", .cues),
+  ]
+
+  /// The part of code that has no source file of its own to go by: a library's, or code
+  /// callgrind calls `<compiler-generated>` (moves, copies, value witnesses) in a function whose
+  /// type's other functions did not say where it belongs either.
+  static func part(ofObject object: Substring) -> ReplayPart {
+    if object.contains("libjson-c") { return .decoding }
+    return object.contains(".so") ? .runtime : .other
+  }
+
+  /// The module and outermost type a Swift function's mangled name starts with, such as
+  /// `6Crease6Engine` in `$s6Crease6EngineV5admit…`, or `nil` for a name of another form (the
+  /// standard library's `$sS…`, C functions).
+  static func typeKey(ofFunction name: Substring) -> Substring? {
+    guard name.hasPrefix("$s") else { return nil }
+    var rest = name.dropFirst(2)
+    let start = rest.startIndex
+    for _ in 0..<2 {
+      let digits = rest.prefix { $0.isASCII && $0.isNumber }
+      guard let count = Int(digits), count > 0, rest.count >= digits.count + count else { return nil }
+      rest = rest.dropFirst(digits.count + count)
+    }
+    return name[start..<rest.startIndex]
+  }
+}
+
+/// One thread's instructions from a callgrind profile, summed by ``ReplayPart``.
+///
+/// Each cost line of the profile is the instructions of one source line of one function, not
+/// counting the functions it calls. A line goes to the part of its source file
+/// (``ReplayPart/part(ofSource:)``), else to that of its function's file, else to that of its
+/// function's type as the type's other functions placed it, else to that of its library
+/// (``ReplayPart/part(ofObject:)``). The format is valgrind's "Callgrind Format
+/// Specification": names may be compressed (`fn=(12) name` defines number 12, `fn=(12)` uses
+/// it), `fi=` and `fe=` switch the file within a function (inlined code), and the cost line
+/// after `calls=` is what the call cost in all, which the callee's own lines count already.
+struct InstructionProfile {
+  private var byPart = [Int](repeating: 0, count: ReplayPart.allCases.count)
+
+  init() {}
+
+  /// The profile in the callgrind output file at `path`, or `nil` when it cannot be read.
+  init?(contentsOf path: String) {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var line: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    defer { free(line) }
+    var reader = Reader()
+    while getline(&line, &capacity, file) > 0 {
+      var text = String(cString: line!)
+      if text.hasSuffix("\n") { text.removeLast() }
+      reader.read(Substring(text), into: &self)
+    }
+    reader.finish(into: &self)
+  }
+
+  /// The profile of the callgrind output `lines`.
+  init(lines: some Sequence<Substring>) {
+    var reader = Reader()
+    for line in lines { reader.read(line, into: &self) }
+    reader.finish(into: &self)
+  }
+
+  subscript(part: ReplayPart) -> Int { byPart[part.rawValue] }
+
+  /// Every part's instructions together.
+  var total: Int { byPart.reduce(0, +) }
+
+  /// The instructions of a run less those of a shorter run, part by part: what the lines
+  /// between the two trace lengths cost.
+  static func - (longer: Self, shorter: Self) -> Self {
+    var difference = longer
+    for index in difference.byPart.indices { difference.byPart[index] -= shorter.byPart[index] }
+    return difference
+  }
+
+  static func + (first: Self, second: Self) -> Self {
+    var sum = first
+    for index in sum.byPart.indices { sum.byPart[index] += second.byPart[index] }
+    return sum
+  }
+
+  /// Where the parser is in a profile: the names defined so far, the current object, function
+  /// and files, and the lines whose part waits on the end of the profile.
+  private struct Reader {
+    var files: [Substring: Substring] = [:]
+    var objects: [Substring: Substring] = [:]
+    var functions: [Substring: Substring] = [:]
+    var object: Substring = ""
+    var functionFile: Substring = ""
+    var file: Substring = ""
+    /// The current function's module and type (``ReplayPart/typeKey(ofFunction:)``).
+    var typeKey: Substring?
+    /// How many position columns come before the costs (`positions: instr line` has two).
+    var positionColumns = 1
+    var nextLineIsACall = false
+    /// The part of each type some function of which has a source file under `Sources/`.
+    var partsOfTypes: [Substring: ReplayPart] = [:]
+    /// Instructions with no source file to go by, by the type of their function and object.
+    var pending: [Pair: Int] = [:]
+
+    struct Pair: Hashable {
+      var typeKey: Substring?
+      var object: Substring
+    }
+
+    mutating func read(_ line: Substring, into profile: inout InstructionProfile) {
+      guard let first = line.first else { return }
+      if first.isNumber || first == "+" || first == "-" || first == "*" {
+        guard !nextLineIsACall else {
+          nextLineIsACall = false
+          return
+        }
+        let columns = line.split(separator: " ")
+        guard columns.count > positionColumns, let instructions = Int(columns[positionColumns]) else {
+          return
+        }
+        if let part = ReplayPart.part(ofSource: file) ?? ReplayPart.part(ofSource: functionFile) {
+          profile.byPart[part.rawValue] += instructions
+        } else {
+          pending[Pair(typeKey: typeKey, object: object), default: 0] += instructions
+        }
+        return
+      }
+      guard let equals = line.firstIndex(of: "=") ?? line.firstIndex(of: ":") else { return }
+      let key = line[..<equals]
+      let value = line[line.index(after: equals)...]
+      switch key {
+      case "ob": object = Self.name(value, in: &objects)
+      case "cob": _ = Self.name(value, in: &objects)
+      case "fl":
+        functionFile = Self.name(value, in: &files)
+        file = functionFile
+      case "fi", "fe": file = Self.name(value, in: &files)
+      case "cfi", "cfl": _ = Self.name(value, in: &files)
+      case "fn":
+        file = functionFile
+        typeKey = ReplayPart.typeKey(ofFunction: Self.name(value, in: &functions))
+        if let typeKey, let part = ReplayPart.part(ofSource: functionFile) { partsOfTypes[typeKey] = part }
+      case "cfn": _ = Self.name(value, in: &functions)
+      case "calls": nextLineIsACall = true
+      case "positions": positionColumns = value.split(separator: " ").count
+      default: break
+      }
+    }
+
+    /// Adds the instructions that waited for the whole profile: by the part of their
+    /// function's type when one of its functions said, else by their object.
+    func finish(into profile: inout InstructionProfile) {
+      for (pair, instructions) in pending {
+        let part = pair.typeKey.flatMap { partsOfTypes[$0] } ?? ReplayPart.part(ofObject: pair.object)
+        profile.byPart[part.rawValue] += instructions
+      }
+    }
+
+    /// The name `value` gives, `(12) name` (defining number 12), `(12)` (using it) or `name`.
+    static func name(_ value: Substring, in names: inout [Substring: Substring]) -> Substring {
+      let value = value.drop { $0 == " " }
+      guard value.first == "(", let close = value.firstIndex(of: ")") else { return value }
+      let number = value[...close]
+      let rest = value[value.index(after: close)...].drop { $0 == " " }
+      if !rest.isEmpty { names[number] = rest }
+      return names[number] ?? ""
+    }
+  }
+}
+
+extension InstructionProfile {
+  /// The lines of a table of instructions per trace line by part: for each labelled run, its
+  /// main thread's, its other threads' and both together, divided by `lines`; a total last.
+  static func table(_ runs: [(label: String, mainThread: Self, otherThreads: Self)], lines: Int) -> [String] {
+    let partWidth = 32
+    let cell = { (value: Int) in BenchRow.pad("\(value / lines)", 8, left: true) }
+    let row = { (name: String, value: (Self) -> Int) in
+      BenchRow.pad(name, partWidth)
+        + runs.map {
+          cell(value($0.mainThread)) + cell(value($0.otherThreads))
+            + cell(value($0.mainThread + $0.otherThreads))
+        }.joined()
+    }
+    let header = [
+      BenchRow.pad("", partWidth) + runs.map { BenchRow.pad($0.label, 24, left: true) }.joined(),
+      BenchRow.pad("part", partWidth) + String(repeating: "  replay  others     all", count: runs.count),
+    ]
+    return header + ReplayPart.allCases.map { part in row(part.name) { $0[part] } } + [
+      row("total") { $0.total }
+    ]
+  }
+}
