@@ -19,6 +19,7 @@ enum ReplayPart: Int, CaseIterable {
   /// such as the moves and destroys of `Event` values, compiled for their own type.
   case other
 
+  /// The part's row label in the benchmark's table.
   var name: String {
     switch self {
     case .decoding: "decoding"
@@ -134,6 +135,7 @@ struct InstructionProfile {
     return difference
   }
 
+  /// Two profiles' instructions together, part by part: the threads of one run.
   static func + (first: Self, second: Self) -> Self {
     var sum = first
     for index in sum.byPart.indices { sum.byPart[index] += second.byPart[index] }
