@@ -228,9 +228,13 @@ struct InstructionProfile {
 }
 
 extension InstructionProfile {
+  /// A run's steady-state profiles, labelled for the table: its main thread's and its other
+  /// threads' together.
+  typealias LabelledRun = (label: String, mainThread: Self, otherThreads: Self)
+
   /// The lines of a table of instructions per trace line by part: for each labelled run, its
   /// main thread's, its other threads' and both together, divided by `lines`; a total last.
-  static func table(_ runs: [(label: String, mainThread: Self, otherThreads: Self)], lines: Int) -> [String] {
+  static func table(_ runs: [LabelledRun], lines: Int) -> [String] {
     let partWidth = 32
     let cell = { (value: Int) in BenchRow.pad("\(value / lines)", 8, left: true) }
     let row = { (name: String, value: (Self) -> Int) in

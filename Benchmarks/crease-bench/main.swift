@@ -119,7 +119,7 @@ if access(crease, X_OK) == 0 {
     }
     print("\ninstructions per line under callgrind (SPEC 9: JSONL ≤ 1,500, binary ≤ 300):")
     let added = longer - shorter
-    var steadyRuns: [(label: String, mainThread: InstructionProfile, otherThreads: InstructionProfile)] = []
+    var steadyRuns: [InstructionProfile.LabelledRun] = []
     for (label, paths) in [("JSONL", jsonl), ("binary", binaries)] {
       guard let first = try Callgrind.run("\(crease) replay \(paths[0]) > /dev/null"),
         let second = try Callgrind.run("\(crease) replay \(paths[1]) > /dev/null")
