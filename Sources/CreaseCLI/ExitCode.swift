@@ -1,5 +1,11 @@
 import CreaseIO
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The exit statuses of `crease` (SPEC 6), after BSD's sysexits.
 public enum ExitCode: Int32, Sendable {
   case success = 0
@@ -30,8 +36,16 @@ public struct StandardStreams {
   }
 
   /// The process's standard input, output and error.
+  ///
+  /// A descriptor among 0, 1 and 2 that the process was started without is opened on
+  /// `/dev/null` first: otherwise the next file opened would take its number, and cues meant for
+  /// standard output would land in it.
   public static func process() -> StandardStreams {
-    StandardStreams(
+    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      // `open` takes the lowest free number: this one, as the lower ones are open by now.
+      _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+    }
+    return StandardStreams(
       input: FileSource.standardInput(), output: FileSink.standardOutput(), error: FileSink.standardError())
   }
 }

@@ -16,8 +16,10 @@ import Crease
 /// ```
 ///
 /// Like a session, it refuses an event before the latest one (a trace read by `crease` with no
-/// reorder window would find it late), after ``finish(at:)``, or at a negative `t` (a trace's
-/// `t` is 0 or more); a refusal is a ``Crease/RefusedEvent`` and nothing is written.
+/// reorder window would find it late) or after ``finish(at:)``, and it refuses whatever a trace
+/// cannot hold (``Crease/Event/traceRefusal``: a negative `t`, an angle that is not a finite
+/// number of degrees, an empty stream name, a camera both toward and away); a refusal is a
+/// ``Crease/RefusedEvent`` and nothing is written. Every line it writes passes `crease check`.
 public struct TraceRecorder<Sink: TraceSink>: EventSending {
   /// The sink, for an app that wants it back (to close a file, say).
   public private(set) var sink: Sink
@@ -26,7 +28,10 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
   private var ended = false
 
   /// Starts a trace in `sink` with its header line.
+  /// - Throws: ``RefusedHeader`` for a header `crease` would not read back, before anything is
+  ///   written; otherwise what the sink throws.
   public init(sink: Sink, header: TraceHeader = TraceHeader()) throws {
+    if let reason = RefusedHeader.reason(for: header) { throw RefusedHeader(header: header, reason: reason) }
     self.sink = sink
     line.reserveCapacity(256)
     try write(.header(header))
@@ -50,7 +55,7 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
 
   private func refusal(of event: Event) -> RefusedEvent.Reason? {
     if ended { return .afterEnd }
-    if event.t < .zero { return .negativeTime }
+    if let reason = event.traceRefusal { return reason }
     if event.t < latest { return .late(behind: latest - event.t) }
     return nil
   }

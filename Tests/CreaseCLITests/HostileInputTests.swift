@@ -119,7 +119,8 @@ struct BoundedMemoryTests {
     let run = CreaseRun(["replay", "-c", "\(directory)/c.json", "--summary", "-"], input: Array(lines.utf8))
     #expect(run.status == .success)
     #expect(
-      run.error.contains("reorder buffer: 15 event(s) released early at its limit of 10 (reorderBufferLimit)")
+      run.error.contains(
+        "reorder buffer: 15 event(s) released early at its limit of 10 events (reorderBufferLimit)")
     )
     let labels = run.output.split(separator: "\n").map { $0.split(separator: "\"")[11] }
     #expect(labels == (0..<25).map { "m\($0)"[...] }, "line order kept")

@@ -17,6 +17,10 @@ struct CameraStage: Sendable {
   let configuration: CameraConfiguration
   /// Frames delivered under a mirroring decision that a later direction update revised.
   private(set) var staleFrames = 0
+  /// Frames, drops and inputs of streams past the ``StreamBudget``, which the stage does not
+  /// track.
+  private(set) var untrackedEvents = 0
+  private var budget = StreamBudget()
   private var streams: [Stream] = []
   /// Each stream's index in `streams`: a hostile trace may name a hundred thousand streams.
   private var streamIndices: [StreamName: Int] = [:]
@@ -56,9 +60,10 @@ struct CameraStage: Sendable {
     case .frame(let frame):
       receive(frame, context: &context)
     case .drop(let drop):
-      streams[streamIndex(drop.stream)].gaps.drop(drop)
+      guard let index = streamIndex(drop.stream) else { return }
+      streams[index].gaps.drop(drop)
     case .input(let stream, let camera):
-      let index = streamIndex(stream)
+      guard let index = streamIndex(stream) else { return }
       if let input = streams[index].decision.input, input != camera {
         triggerMask(index, .input, since: now, context: &context)
       }
@@ -141,7 +146,7 @@ struct CameraStage: Sendable {
   // calls, 7 and 22 instructions a line more (callgrind).
   @inline(__always)
   private mutating func receive(_ frame: consuming Frame, context: inout ProcessingContext<StageTimer>) {
-    let index = streamIndex(frame.stream)
+    guard let index = streamIndex(frame.stream) else { return }
     let now = context.now
     Self.emit(
       streams[index].decision.frame(camera: frame.camera, maps: maps), of: frame.stream, context: &context)
@@ -242,15 +247,21 @@ struct CameraStage: Sendable {
     if let cue = accessory.update(startsReporting: startsReporting) { context.emit(since: since, cue) }
   }
 
-  private mutating func streamIndex(_ name: StreamName) -> Int {
+  /// The stream's index, or `nil` (counted in ``untrackedEvents``) for a new stream past the
+  /// limits.
+  private mutating func streamIndex(_ name: StreamName) -> Int? {
     if let lastStream, lastStream.name == name { return lastStream.index }
-    let index = existingOrNewStreamIndex(name)
+    guard let index = existingOrNewStreamIndex(name) else {
+      untrackedEvents += 1
+      return nil
+    }
     lastStream = (name, index)
     return index
   }
 
-  private mutating func existingOrNewStreamIndex(_ name: StreamName) -> Int {
+  private mutating func existingOrNewStreamIndex(_ name: StreamName) -> Int? {
     if let index = streamIndices[name] { return index }
+    guard budget.admit(name) else { return nil }
     streams.append(
       Stream(
         gaps: FrameGapsStateMachine(

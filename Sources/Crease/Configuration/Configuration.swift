@@ -11,6 +11,11 @@ public struct Configuration: Hashable, Sendable {
   /// traces hold a window's worth (tens of events); the limit bounds memory on hostile ones,
   /// such as a million events at one `t`.
   public var reorderBufferLimit: Int
+  /// The most bytes of text (labels, stream and view names) the events in the reorder buffer
+  /// may carry (`reorderBufferBytes`, default 64 MiB); past it the earliest is processed at once
+  /// and counted as released early, as at ``reorderBufferLimit``. It bounds memory on traces
+  /// whose events are few but large, such as marks with labels of a megabyte.
+  public var reorderBufferBytes: Int
   /// The hinge stage's settings.
   public var hinge: HingeConfiguration
   /// The camera stage's settings.
@@ -19,11 +24,13 @@ public struct Configuration: Hashable, Sendable {
   public init(
     reorderWindow: Nanoseconds = .milliseconds(50),
     reorderBufferLimit: Int = 100_000,
+    reorderBufferBytes: Int = 64 << 20,
     hinge: HingeConfiguration = HingeConfiguration(),
     camera: CameraConfiguration = CameraConfiguration()
   ) {
     self.reorderWindow = reorderWindow
     self.reorderBufferLimit = reorderBufferLimit
+    self.reorderBufferBytes = reorderBufferBytes
     self.hinge = hinge
     self.camera = camera
   }
@@ -36,6 +43,9 @@ public struct Configuration: Hashable, Sendable {
     try Self.requireNonNegative(reorderWindow, key: "reorderWindowMs")
     guard reorderBufferLimit >= 1 else {
       throw ConfigurationError(key: "reorderBufferLimit", reason: "must be a whole number, 1 or more")
+    }
+    guard reorderBufferBytes >= 1 else {
+      throw ConfigurationError(key: "reorderBufferBytes", reason: "must be a whole number, 1 or more")
     }
     try hinge.validate()
     try camera.validate()

@@ -86,3 +86,23 @@ public enum CueKind: Hashable, Sendable {
   /// How many kinds there are.
   public static let kindCount = 17
 }
+
+extension CueKind {
+  /// The bytes of text the cue carries (a mark's label, a stream's or a boundary's name): what
+  /// makes one cue take more memory than another, for the limits that bound buffers in bytes.
+  /// - Complexity: O(1).
+  public var textByteCount: Int {
+    switch self {
+    case .mark(let label): label.utf8.count
+    case .hingeThreshold(let boundary, _, _, _): boundary.utf8.count
+    case .cameraGap(let stream, _, _, _, _, _), .cameraStall(let stream),
+      .cameraPTSRegression(let stream, _, _),
+      .cameraDirection(let stream, _, _), .cameraMirroring(let stream, _, _, _),
+      .cameraMask(let stream, _, _):
+      stream.rawValue.utf8.count
+    case .hingeInitial, .hingeUnavailable, .hingeAvailable, .hingeStatus, .regionsChanged, .hingeMotion,
+      .hingeSettled, .hingeProgress, .accessoryEligible:
+      0
+    }
+  }
+}

@@ -35,6 +35,8 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     var event: Event
     var source: Int
     var sequence: UInt64
+    /// The event's ``Event/Payload/textByteCount``, counted against ``Engine/bufferBytes``.
+    var textBytes: Int
 
     static func < (a: PendingEvent, b: PendingEvent) -> Bool {
       (a.event.t, a.source, a.sequence) < (b.event.t, b.source, b.sequence)
@@ -52,9 +54,21 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   public private(set) var endOfInput: EndOfInput?
   /// The most events the reorder buffer holds before it releases the earliest early.
   public let bufferLimit: Int
-  /// Events processed before their turn because the buffer was full. After one, an event
-  /// that would sort before what was already processed is late.
+  /// The most bytes of text the buffered events may carry before the earliest is released
+  /// early.
+  public let bufferBytes: Int
+  /// Events processed before their turn because the buffer was full (in events or in bytes).
+  /// After one, an event that would sort before what was already processed is late.
   public private(set) var releasedEarly = 0
+  /// The bytes of text the buffered events carry.
+  private var bufferedTextBytes = 0
+  /// The most cues one call produces before it stops to let its owner take them: the rest of
+  /// the call's work waits for ``resume()``. It bounds memory where many events are released
+  /// at once (the end of input, a buffer over its limit) and each fans out into many cues (a
+  /// direction update over thousands of streams).
+  public static var cueLimit: Int { 4096 }
+  /// What a call left for ``resume()`` once it had produced ``cueLimit`` cues.
+  private var deferred: AfterRelease?
 
   private var context = ProcessingContext<Processor.TimerTag>()
   private var sources: SourceStates
@@ -64,13 +78,16 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// Creates an engine over `sourceCount` sources.
   public init(
     processor: Processor, sourceCount: Int = 1, reorderWindow: Nanoseconds = .milliseconds(50),
-    bufferLimit: Int = Configuration.default.reorderBufferLimit
+    bufferLimit: Int = Configuration.default.reorderBufferLimit,
+    bufferBytes: Int = Configuration.default.reorderBufferBytes
   ) {
     precondition(reorderWindow >= .zero, "the reorder window cannot be negative")
     precondition(bufferLimit >= 1, "the reorder buffer must hold an event")
+    precondition(bufferBytes >= 1, "the reorder buffer must hold a byte")
     self.processor = processor
     self.reorderWindow = reorderWindow
     self.bufferLimit = bufferLimit
+    self.bufferBytes = bufferBytes
     self.sources = SourceStates(count: sourceCount)
   }
 
@@ -99,6 +116,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// asks first, and hands over the others without a copy.
   @inline(__always)
   public func refusal(at t: Nanoseconds, isEnd: Bool, from source: Int) -> Admission? {
+    assert(deferred == nil, "an owner resumes deferred work before it asks about the next event")
     guard !sources[source].finished else { return .afterEnd }
     if isEnd { return nil }
     if let latest = sources[source].latest, latest - t > reorderWindow { return .late(behind: latest - t) }
@@ -111,6 +129,8 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// - Complexity: O(*k* + *s*) amortized, where *k* is how many buffered events the new one
   ///   sorts before (0 for in-order input) and *s* the number of sources.
   public mutating func push(_ event: consuming Event, from source: Int) -> Admission {
+    // Judged against the time the work already handed in reaches, not where it stopped.
+    finishDeferredWork()
     let isEnd: Bool
     if case .end = event.payload { isEnd = true } else { isEnd = false }
     guard let refusal = refusal(at: event.t, isEnd: isEnd, from: source) else {
@@ -136,22 +156,97 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
       return
     }
     if event.t > sources[source].latest ?? .min { sources[source].latest = event.t }
-    buffer.insert(PendingEvent(event: consume event, source: source, sequence: nextSequence))
+    let textBytes = event.payload.textByteCount
+    finishDeferredWork()
+    buffer.insert(
+      PendingEvent(event: consume event, source: source, sequence: nextSequence, textBytes: textBytes))
     nextSequence &+= 1  // unchecked: 2^64 events do not happen
-    if buffer.count > bufferLimit, let earliest = buffer.popFirst() {
-      process(earliest.event)
+    // Unchecked: the buffer holds at most `bufferBytes` plus one event's text.
+    bufferedTextBytes &+= textBytes
+    release(then: .fireTimersBeforeWatermark, afterInsert: true)
+  }
+
+  /// What a call does once the events it may release have been processed.
+  private enum AfterRelease: Sendable {
+    /// Fire the timers the watermark has passed.
+    case fireTimersBeforeWatermark
+    /// A source finished: apply the end-of-input rule when it was the last, else fire the
+    /// timers the watermark has passed.
+    case sourceFinished
+    /// Fire the timers due by `time` and move trace time there (``advance(to:)``).
+    case advance(to: Nanoseconds)
+    /// End the input without firing later timers (``stop()``).
+    case stop
+  }
+
+  /// Whether a call stopped at ``cueLimit`` cues and left work for ``resume()``.
+  public var hasDeferredWork: Bool { deferred != nil }
+
+  /// Goes on with the work a call left at ``cueLimit`` cues, again up to that many: an owner
+  /// drains the cues, then resumes, while ``hasDeferredWork``. Cues come in the same order as
+  /// if the work had not stopped. Any other call finishes the deferred work first, whatever
+  /// it produces.
+  /// - Complexity: as the call that deferred it, for the events it processes.
+  public mutating func resume() {
+    guard let next = deferred else { return }
+    deferred = nil
+    release(then: next)
+  }
+
+  /// Does the deferred work whole, for a call that comes before its owner resumed.
+  private mutating func finishDeferredWork() {
+    while let next = deferred {
+      deferred = nil
+      release(then: next, bounded: false)
+    }
+  }
+
+  /// Processes buffered events (the earliest while the buffer is over a limit, counted as
+  /// released early; then those no source can precede), and then does `next`. Bounded, it
+  /// stops once the cues reach ``cueLimit`` and leaves the rest for ``resume()``.
+  // Inlined into `admit`, its caller per event, as the release it replaced was.
+  @inline(__always)
+  private mutating func release(then next: AfterRelease, afterInsert: Bool = false, bounded: Bool = true) {
+    while buffer.count > bufferLimit || bufferedTextBytes > bufferBytes {
+      guard !bounded || context.cues.count < Self.cueLimit, let earliest = buffer.popFirst() else {
+        deferred = next
+        return
+      }
+      process(earliest)
       releasedEarly += 1
     }
-    fireTimers(before: releaseReadyEvents(afterInsert: true))
+    let line = Self.releaseLine(of: sources, reorderWindow: reorderWindow)
+    if let line {
+      // Right after an insert the ring is this engine's own: processing cannot copy the engine.
+      while let ready = buffer.popFirst(if: line.admits, isKnownUnique: afterInsert) {
+        process(ready)
+        if bounded && context.cues.count >= Self.cueLimit {
+          deferred = next
+          return
+        }
+      }
+    }
+    let watermark = line?.time ?? .min
+    switch next {
+    case .fireTimersBeforeWatermark:
+      fireTimers(before: watermark)
+    case .sourceFinished:
+      if sources.allSatisfy(\.finished) { endInput() } else { fireTimers(before: watermark) }
+    case .advance(let time):
+      fireTimers(dueAtOrBefore: time)
+      context.now = Swift.max(context.now, time)
+    case .stop:
+      endOfInput = EndOfInput(endTime: nil, pendingTimers: context.timers.pending)
+    }
   }
 
   /// Marks `source` as ended (end of its stream, or its `end` event); when it is the last one,
   /// processes what is buffered and applies the end-of-input rule.
   public mutating func finish(source: Int) {
     guard !sources[source].finished else { return }
+    finishDeferredWork()
     sources[source].finished = true
-    let watermark = releaseReadyEvents()
-    if sources.allSatisfy(\.finished) { endInput() } else { fireTimers(before: watermark) }
+    release(then: .sourceFinished)
   }
 
   /// The time up to which no source can still deliver an event: the smallest, over the open
@@ -171,22 +266,22 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   ///   *n* pending timers fired.
   public mutating func advance(to time: Nanoseconds) {
     guard endOfInput == nil else { return }
+    finishDeferredWork()
     let promised = time + reorderWindow + Nanoseconds(1)
     for index in sources.indices where !sources[index].finished {
       sources[index].latest = Swift.max(sources[index].latest ?? promised, promised)
     }
-    releaseReadyEvents()
-    fireTimers(dueAtOrBefore: time)
-    context.now = Swift.max(context.now, time)
+    release(then: .advance(to: time))
   }
 
   /// Stops the input here (`--strict` met a bad line): processes every buffered event, with the
   /// timers due before each, and leaves later timers pending.
   public mutating func stop() {
     guard endOfInput == nil else { return }
-    while let head = buffer.popFirst() { process(head.event) }
+    finishDeferredWork()
+    // With every source finished, every buffered event may be released.
     for index in sources.indices { sources[index].finished = true }
-    endOfInput = EndOfInput(endTime: nil, pendingTimers: context.timers.pending)
+    release(then: .stop)
   }
 
   /// The processor's bound for `cue`, asked in place (reading ``processor`` would copy it).
@@ -238,25 +333,27 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// Whether cues are waiting to be drained.
   public var hasCues: Bool { !context.cues.isEmpty }
 
-  /// Calls `body` with each cue produced so far, in output order, and forgets them.
+  /// Calls `body` with each cue produced so far, in output order, and forgets them; work
+  /// deferred at ``cueLimit`` goes on between batches of cues, so this drains it all.
   /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
   public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows {
-    guard !context.cues.isEmpty else { return }
-    defer { context.cues.removeAll(keepingCapacity: true) }
-    for cue in context.cues { try body(cue) }
+    while !context.cues.isEmpty {
+      do {
+        for cue in context.cues { try body(cue) }
+      } catch {
+        context.cues.removeAll(keepingCapacity: true)
+        throw error
+      }
+      context.cues.removeAll(keepingCapacity: true)
+      resume()
+    }
   }
 
-  /// Processes the buffered events no source can still precede, and returns the
-  /// ``watermark``, which the release line's time is.
-  // Inlined: `admit` runs it for every event, and as a call it cost 15 instructions an event
-  // more (callgrind), its frame and saved registers.
-  @discardableResult
+  /// Processes an event taken out of the buffer.
   @inline(__always)
-  private mutating func releaseReadyEvents(afterInsert: Bool = false) -> Nanoseconds {
-    guard let line = Self.releaseLine(of: sources, reorderWindow: reorderWindow) else { return .min }
-    // Right after an insert the ring is this engine's own: processing cannot copy the engine.
-    while let ready = buffer.popFirst(if: line.admits, isKnownUnique: afterInsert) { process(ready.event) }
-    return line.time
+  private mutating func process(_ pending: consuming PendingEvent) {
+    bufferedTextBytes &-= pending.textBytes
+    process(pending.event)
   }
 
   /// Processes one event after the timers due before it.

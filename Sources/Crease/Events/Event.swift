@@ -39,6 +39,22 @@ public struct Event: Hashable, Sendable {
 
 }
 
+extension Event.Payload {
+  /// The bytes of text the payload carries (a mark's label, a stream's or a view's name): what
+  /// makes one event take more memory than another, for the limits that bound buffers in bytes.
+  /// - Complexity: O(1).
+  public var textByteCount: Int {
+    switch self {
+    case .frame(let frame): frame.stream.rawValue.utf8.count
+    case .drop(let drop): drop.stream.rawValue.utf8.count
+    case .input(let stream, _): stream.rawValue.utf8.count
+    case .direction(let update): update.view.rawValue.utf8.count
+    case .mark(let label): label.utf8.count
+    case .hinge, .display, .app, .session, .end: 0
+    }
+  }
+}
+
 /// One hinge delivery: a continuous angle and a coarse status.
 public struct HingeDelivery: Hashable, Sendable {
   public var angle: Angle

@@ -14,12 +14,14 @@ public struct Nanoseconds: RawRepresentable, Hashable, Comparable, Sendable {
 
   /// A span of whole milliseconds.
   public static func milliseconds(_ value: Int64) -> Nanoseconds {
-    Nanoseconds(value.multipliedReportingOverflow(by: 1_000_000).overflow ? .max : value * 1_000_000)
+    let (product, overflow) = value.multipliedReportingOverflow(by: 1_000_000)
+    return overflow ? (value < 0 ? .min : .max) : Nanoseconds(product)
   }
 
   /// A span of whole seconds.
   public static func seconds(_ value: Int64) -> Nanoseconds {
-    Nanoseconds(value.multipliedReportingOverflow(by: 1_000_000_000).overflow ? .max : value * 1_000_000_000)
+    let (product, overflow) = value.multipliedReportingOverflow(by: 1_000_000_000)
+    return overflow ? (value < 0 ? .min : .max) : Nanoseconds(product)
   }
 
   /// The zero time or an empty span.

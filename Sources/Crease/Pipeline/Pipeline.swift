@@ -25,6 +25,10 @@ public struct Pipeline: EventProcessor, Sendable {
   /// Frames delivered under a mirroring decision that a later direction update revised.
   public var staleFrames: Int { camera.staleFrames }
 
+  /// Frames, drops and inputs of streams past the camera stage's ``StreamBudget``, which it does
+  /// not track: memory stays bounded on any trace.
+  public var untrackedStreamEvents: Int { camera.untrackedEvents }
+
   public mutating func apply(_ header: TraceHeader) { camera.apply(header) }
 
   public mutating func process(_ event: consuming Event, context: inout ProcessingContext<TimerTag>) {

@@ -59,9 +59,15 @@ where Base.Element == Event, C.Duration == Duration {
 
     public mutating func next() async throws -> Cue? {
       while nextIndex == ready.count {
-        guard !baseIsExhausted else { return nil }
         ready.removeAll(keepingCapacity: true)
         nextIndex = 0
+        // Work the engine left at its cue limit comes before the next input.
+        if engine.hasDeferredWork {
+          engine.resume()
+          engine.drainCues(into: &ready)
+          continue
+        }
+        guard !baseIsExhausted else { return nil }
         switch try await nextInput() {
         case .event(let event):
           if let refusal = RefusedEvent(event: event, admission: engine.push(event, from: 0)) {

@@ -50,7 +50,7 @@ enum HelpFormatter {
   static func usageError(_ error: UsageError, _ command: CommandDescription, path: [String]) -> String {
     let fullPath = path.joined(separator: " ")
     return
-      "Error: \(error.message)\nUsage: \(usage(command, path: path))\n  See '\(fullPath) --help' for more information.\n"
+      "Error: \(error.message.escapingControlCharacters)\nUsage: \(usage(command, path: path))\n  See '\(fullPath) --help' for more information.\n"
   }
 
   private static func row(_ label: String, _ help: String) -> String {

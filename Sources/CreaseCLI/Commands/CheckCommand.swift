@@ -27,7 +27,7 @@ enum CheckCommand: Subcommand {
     for source in summary.sources {
       let verdict = source.rejected == 0 ? "ok" : "\(source.rejected) bad line(s)"
       try streams.output.write(
-        "\(source.name): \(verdict): \(source.lines) line(s), \(source.processed) processed, "
+        "\(source.name.escapingControlCharacters): \(verdict): \(source.lines) line(s), \(source.processed) processed, "
           + "\(source.rejected) rejected, \(source.late) late, \(source.blank) blank\n")
     }
     return summary.total.rejected > 0 ? .dataError : .success

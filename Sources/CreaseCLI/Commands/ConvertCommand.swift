@@ -46,7 +46,7 @@ enum ConvertCommand: Subcommand {
       try arguments.value(
         binaryVersionOption, as: "\(versions.lowerBound) or \(versions.upperBound)",
         { UInt16($0).flatMap { versions.contains($0) ? $0 : nil } }) ?? BinaryTraceFormat.version
-    try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals)
+    try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals, streams: streams)
     let source = try TraceInputs.open(arguments.positionals, streams: streams)[0]
     let target = try OutputTarget(path, streams: streams)
     let result = try TraceConverter.convert(

@@ -1,41 +1,64 @@
 import CreaseIO
-import Glibc
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The files a command will write, checked against each other and its inputs before any is
 /// opened (SPEC 7: nothing a user owns is destroyed).
 enum OutputPaths {
   /// Refuses an output that is the same file (device and inode, or the same path once its folder
-  /// is resolved) as an input or another output. `-`, devices and FIFOs are not files a run can
-  /// destroy, so they may repeat.
-  static func refuseOverlaps(_ outputs: [(option: String, path: String)], inputs: [String]) throws(UsageError)
-  {
-    var seen: [(what: String, identity: String)] = inputs.compactMap { path in
-      identity(of: path).map { ("input '\(path)'", $0) }
+  /// is resolved) as an input or another output. `-` is the file standard input or output is
+  /// redirected from or to, if any; devices, FIFOs and pipes are not files a run can destroy,
+  /// so they may repeat.
+  static func refuseOverlaps(
+    _ outputs: [(option: String, path: String)], inputs: [String], streams: StandardStreams
+  ) throws(UsageError) {
+    var seen: [(what: String, identity: Identity)] = inputs.compactMap { path in
+      let identity = path == "-" ? streams.input.fileIdentity.map(Identity.file) : Identity(path: path)
+      return identity.map { (path == "-" ? "standard input" : "input '\(path)'", $0) }
     }
     for output in outputs {
-      guard let identity = identity(of: output.path) else { continue }
+      let identity =
+        output.path == "-" ? streams.output.fileIdentity.map(Identity.file) : Identity(path: output.path)
+      guard let identity else { continue }
+      let what = output.path == "-" ? "standard output" : "'\(output.option) \(output.path)'"
       if let clash = seen.first(where: { $0.identity == identity }) {
         throw UsageError(
-          "'\(output.option) \(output.path)' is the same file as \(clash.what); it would be destroyed.")
+          "\(what.prefix(1).uppercased())\(what.dropFirst()) is the same file as \(clash.what); it would be destroyed."
+        )
       }
-      seen.append(("'\(output.option) \(output.path)'", identity))
+      seen.append((what, identity))
     }
   }
 
-  /// What makes two paths the same file, or `nil` for standard streams, devices and FIFOs.
-  private static func identity(of path: String) -> String? {
-    guard path != "-" else { return nil }
-    var status = stat()
-    if stat(path, &status) == 0 {
-      guard (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-      return "\(status.st_dev):\(status.st_ino)"
+  /// What makes two paths the same file.
+  private enum Identity: Equatable {
+    /// An existing regular file.
+    case file(FileIdentity)
+    /// A path that does not exist yet, with its folder resolved.
+    case path(String)
+
+    /// The identity of `path`, or `nil` for devices and FIFOs.
+    init?(path: String) {
+      if let file = FileIdentity(path: path) {
+        self = .file(file)
+        return
+      }
+      var status = stat()
+      guard stat(path, &status) != 0 else { return nil }
+      let slash = path.lastIndex(of: "/")
+      let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+      let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+      guard let resolved = realpath(folder, nil) else {
+        self = .path(path)
+        return
+      }
+      defer { free(resolved) }
+      self = .path(String(cString: resolved) + "/" + name)
     }
-    let slash = path.lastIndex(of: "/")
-    let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    guard let resolved = realpath(folder, nil) else { return path }
-    defer { free(resolved) }
-    return String(cString: resolved) + "/" + name
   }
 }
 

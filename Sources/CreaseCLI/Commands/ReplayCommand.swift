@@ -61,8 +61,12 @@ enum ReplayCommand: Subcommand {
     /// The files to write, by option (`-` is standard output).
     var outputs: [(option: String, path: String)]
 
-    init(_ arguments: ParsedArguments) throws {
+    /// Whether standard input is live (a pipe or a terminal, not a redirected file).
+    var standardInputIsLive: Bool
+
+    init(_ arguments: ParsedArguments, streams: StandardStreams) throws {
       traces = arguments.positionals
+      standardInputIsLive = streams.input.isLive
       configuration = try TraceInputs.configuration(arguments)
       format = try arguments.choice(formatOption, of: CueFormat.self) ?? .jsonl
       summary = arguments.flag(summaryOption)
@@ -82,8 +86,12 @@ enum ReplayCommand: Subcommand {
         milliseconds(text).flatMap { $0 > .zero ? $0 : nil }
       }
       latencyBudget = try arguments.value(latencyBudgetOption, as: "a number of milliseconds", milliseconds)
+      // The cues go to standard output unless `-o` says otherwise: listed too, so that a shell
+      // redirection onto an input is refused like `-o` onto it.
       outputs = [outputOption, rejectsOption, lateOption, summaryJSONOption].compactMap { option in
-        arguments.value(option).map { (option: option.key, path: $0) }
+        (arguments.value(option) ?? (option.key == outputOption.key ? "-" : nil)).map {
+          (option: option.key, path: $0)
+        }
       }
       if arguments.value(summaryJSONOption) == "-" && (arguments.value(outputOption) ?? "-") == "-" {
         throw UsageError("'--summary-json -' needs the cues elsewhere: add '-o FILE'.")
@@ -92,15 +100,16 @@ enum ReplayCommand: Subcommand {
         throw UsageError("Standard input cannot be replayed more than once ('--loop' needs files).")
       }
       if let latencyBudget { try enforce(latencyBudget, on: configuration) }
-      try OutputPaths.refuseOverlaps(outputs, inputs: traces)
+      try OutputPaths.refuseOverlaps(outputs, inputs: traces, streams: streams)
     }
 
-    /// A paced run, or one reading standard input, has readers that follow its outputs live.
-    var isLive: Bool { speed != nil || traces.contains("-") }
+    /// A paced run, or one reading a live standard input, has readers that follow its outputs
+    /// live; standard input redirected from a file is a file like any other.
+    var isLive: Bool { speed != nil || (traces.contains("-") && standardInputIsLive) }
   }
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
-    let options = try Options(arguments)
+    let options = try Options(arguments, streams: streams)
     let configuration = options.configuration
     var replay = TraceReplay(configuration: configuration) { Pipeline(configuration: configuration) }
     replay.strict = options.strict
@@ -143,6 +152,7 @@ enum ReplayCommand: Subcommand {
   ) throws -> ReplaySummary {
     var (summary, pipeline) = try replay.run(sources, reopen: reopen, to: outputs)
     summary.staleFrames = pipeline.staleFrames
+    summary.untrackedStreamEvents = pipeline.untrackedStreamEvents
     return summary
   }
 

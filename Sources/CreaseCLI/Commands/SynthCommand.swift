@@ -60,7 +60,6 @@ enum SynthCommand: Subcommand {
         } ?? 60
       speed = try TraceInputs.speed(arguments)
       output = arguments.value(outputOption) ?? "-"
-      try OutputPaths.refuseOverlaps([("--output", output)], inputs: [])
     }
   }
 

@@ -58,9 +58,11 @@ public enum ConfigurationFile {
 
   private static func configuration(_ top: JSONObjectReader) throws(TraceLineError) -> Configuration {
     var configuration = Configuration()
-    try rejectUnknownKeys(top, known: ["reorderWindowMs", "reorderBufferLimit", "hinge", "camera"])
+    try rejectUnknownKeys(
+      top, known: ["reorderWindowMs", "reorderBufferLimit", "reorderBufferBytes", "hinge", "camera"])
     try duration(top, "reorderWindowMs", &configuration.reorderWindow)
     try count(top, "reorderBufferLimit", &configuration.reorderBufferLimit)
+    try count(top, "reorderBufferBytes", &configuration.reorderBufferBytes)
     if let value = top.optional("hinge") {
       let hinge = try top.nested(value, key: "hinge")
       try rejectUnknownKeys(

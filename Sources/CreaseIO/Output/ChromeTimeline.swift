@@ -30,10 +30,15 @@ public final class ChromeTimeline {
   private let sourceNames: [String]
   private var hingeSource = 0
   private var stateSource: Int?
+  /// The trace of each stream's latest frame, drop or input, with several traces; streams past
+  /// the budget, like every stream of a single trace, go to the first.
   private var streamSources: [StreamName: Int] = [:]
+  private var streamBudget = StreamBudget()
   /// Marks read but not yet written, by time and label, with their sources in order.
   private var pendingMarks: [MarkKey: [Int]] = [:]
   private var maskTracks: [StreamName: Int64] = [:]
+  /// The stream of each mask track, by track from ``Track/firstMaskTrack`` on.
+  private var maskStreams: [StreamName] = []
   /// Per process, the status slice open since a commit.
   private var openStatus: [Int: Bool] = [:]
   /// Per process and mask track, whether a mask slice is open.
@@ -64,9 +69,9 @@ public final class ChromeTimeline {
       guard let delivery else { return }
       appendCounter(
         "hinge angle", pid: pid(source), t: event.t, key: "degrees", delivery.angle.degrees, to: &output)
-    case .frame(let frame): streamSources[frame.stream] = source
-    case .drop(let drop): streamSources[drop.stream] = source
-    case .input(let stream, _): streamSources[stream] = source
+    case .frame(let frame): noteStream(frame.stream, source: source)
+    case .drop(let drop): noteStream(drop.stream, source: source)
+    case .input(let stream, _): noteStream(stream, source: source)
     case .app, .session, .display: stateSource = source
     case .mark(let label): pendingMarks[MarkKey(t: event.t, label: label), default: []].append(source)
     case .direction, .end: break
@@ -146,6 +151,11 @@ public final class ChromeTimeline {
 
   private func pid(_ source: Int) -> Int { source + 1 }
 
+  private func noteStream(_ stream: StreamName, source: Int) {
+    guard sourceNames.count > 1 else { return }
+    if streamSources[stream] != nil || streamBudget.admit(stream) { streamSources[stream] = source }
+  }
+
   private func source(of cue: Cue) -> Int {
     switch cue.kind {
     case .cameraGap(let stream, _, _, _, _, _), .cameraStall(let stream),
@@ -168,8 +178,9 @@ public final class ChromeTimeline {
 
   private func maskTrack(_ stream: StreamName) -> Int64 {
     if let track = maskTracks[stream] { return track }
-    let track = Track.firstMaskTrack + Int64(maskTracks.count)
+    let track = Track.firstMaskTrack + Int64(maskStreams.count)
     maskTracks[stream] = track
+    maskStreams.append(stream)
     return track
   }
 
@@ -179,7 +190,7 @@ public final class ChromeTimeline {
     case .status: "hinge status"
     case .gaps: "frame gaps"
     case .latency: "latency"
-    case nil: "preview mask " + (maskTracks.first { $0.value == track }?.key.rawValue ?? "")
+    case nil: "preview mask " + maskStreams[Int(track - Track.firstMaskTrack)].rawValue
     }
   }
 

@@ -16,6 +16,9 @@ final class CueBatch: @unchecked Sendable {
   private(set) var capacity: Int
   /// How many cues it holds, taken or not.
   private(set) var count = 0
+  /// The bytes of text its cues carry (``Crease/CueKind/textByteCount``), so that a writer can
+  /// hand over a batch of a few large cues as soon as one of many small ones.
+  private(set) var textBytes = 0
   /// Cues before this one have been taken out.
   private var taken = 0
   /// Whether the replay has no cues after these.
@@ -50,6 +53,7 @@ final class CueBatch: @unchecked Sendable {
     var slot = count + added
     engine.drainCuesLastFirst { cue, bound in
       slot &-= 1
+      textBytes &+= cue.kind.textByteCount
       (cues + slot).initialize(to: cue)
       (bounds + slot).initialize(to: bound)
     }
@@ -72,6 +76,7 @@ final class CueBatch: @unchecked Sendable {
       (bounds + taken).deinitialize(count: count &- taken)
     }
     count = 0
+    textBytes = 0
     taken = 0
     isLast = false
   }

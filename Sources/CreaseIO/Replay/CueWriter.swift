@@ -14,6 +14,9 @@ import Glibc
 final class CueWriter {
   /// Cues per batch: enough that a hand-over costs nothing per cue.
   static let batchSize = 1024
+  /// The bytes of text past which a batch is handed over however few its cues: with
+  /// ``batchCount`` batches, the cues in flight carry at most a few MiB of labels and names.
+  static let batchTextBytes = 1 << 20
   static let batchCount = 4
 
   private let handoff: BatchHandoff<CueBatch>
@@ -27,7 +30,7 @@ final class CueWriter {
 
   /// A writer to `output` in `format` (not Chrome, whose timeline the replay's own thread adds
   /// to), on a thread of its own or, given `host`, on that reader's thread.
-  init(output: LineOutput, format: CueFormat, host: ReadAheadReader? = nil) {
+  init(output: LineOutput, format: CueFormat, host: ReadAheadReader? = nil) throws(IOError) {
     precondition(format != .chrome, "the Chrome timeline is written on the replay's thread")
     handoff = BatchHandoff(
       batches: (0..<Self.batchCount).map { _ in CueBatch(capacity: Self.batchSize) },
@@ -37,7 +40,7 @@ final class CueWriter {
       host.host(job)
     } else {
       let job = job
-      thread = startThread(named: "cue writer") { job.run() }
+      thread = try WorkerThread.start(named: "cue writer") { job.run() }
     }
   }
 
@@ -58,7 +61,7 @@ final class CueWriter {
     // 10 instructions an event).
     let full = Unmanaged.passUnretained(batch!)._withUnsafeGuaranteedRef { filling in
       filling.append(cuesOf: &engine)
-      return filling.count >= Self.batchSize
+      return filling.count >= Self.batchSize || filling.textBytes >= Self.batchTextBytes
     }
     if full { handOver() }
   }

@@ -36,9 +36,13 @@ struct Diagnostics {
     try output.write(reader.lineTerminator)
   }
 
-  /// Writes one `FILE:LINE:COL: SEVERITY: MESSAGE` line about the item `reader` returned last.
+  /// Writes one `FILE:LINE:COL: SEVERITY: MESSAGE` line about the item `reader` returned last;
+  /// control characters quoted from the input (or in the file's name) are escaped, so a problem
+  /// is always one line.
   func report(_ reader: any RecordReader, column: Int, _ severity: String, _ message: String) throws {
-    try sink.write("\(reader.source.name):\(reader.position):\(column): \(severity): \(message)\n")
+    let file = reader.source.name.escapingControlCharacters
+    try sink.write(
+      "\(file):\(reader.position):\(column): \(severity): \(message.escapingControlCharacters)\n")
   }
 
   /// Says how many bad lines the limit left unreported.

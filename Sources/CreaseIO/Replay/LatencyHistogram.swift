@@ -59,7 +59,8 @@ public struct LatencyHistogram: Hashable, Sendable {
     let rank = Swift.max(1, hundreds * percent + (rest * percent + 99) / 100)
     var seen = 0
     for bucket in buckets where bucket.count > 0 {
-      seen += bucket.count
+      // Counts read from summaries may sum past `Int.max`; the total saturated there too.
+      seen = seen.addingSaturated(bucket.count)
       if seen >= rank { return bucket.maximum }
     }
     return maximum

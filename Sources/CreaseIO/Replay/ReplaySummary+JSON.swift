@@ -20,6 +20,7 @@ extension ReplaySummary {
         .object([
           .init("windowNs", .integer(configuration.reorderWindow.rawValue)),
           .init("bufferLimit", .count(configuration.reorderBufferLimit)),
+          .init("bufferBytes", .count(configuration.reorderBufferBytes)),
           .init("releasedEarly", .count(releasedEarly)),
         ])),
       .init("bounds", .array(configuration.latencyBounds.map(Self.json))),
@@ -27,6 +28,7 @@ extension ReplaySummary {
       .init(
         "gaps", .object(GapCause.allCases.map { .init($0.rawValue, .count(gapsByCause[$0] ?? 0)) })),
       .init("staleFrames", .optional(staleFrames, JSONDocument.count)),
+      .init("untrackedStreamEvents", .optional(untrackedStreamEvents, JSONDocument.count)),
       .init(
         "pacing",
         .optional(pacing) { pacing in

@@ -60,6 +60,9 @@ public struct ReplaySummary: Hashable, Sendable {
   public var stoppedEarly = false
   /// Frames delivered under a mirroring decision a later direction update revised, when known.
   public var staleFrames: Int?
+  /// Frames, drops and inputs of streams past the camera stage's ``Crease/StreamBudget``,
+  /// counted instead of tracked, when known.
+  public var untrackedStreamEvents: Int?
   /// How late paced cues went out against their schedule (`--speed`).
   public var pacing: Pacer.Accuracy?
   /// `camera.gap` cues by cause (gaps are rare: a dictionary costs nothing per event).
@@ -120,7 +123,8 @@ public struct ReplaySummary: Hashable, Sendable {
     if releasedEarly > 0 {
       text +=
         "  reorder buffer: \(releasedEarly) event(s) released early at its limit of"
-        + " \(configuration.reorderBufferLimit) (reorderBufferLimit)\n"
+        + " \(configuration.reorderBufferLimit) events (reorderBufferLimit) or"
+        + " \(configuration.reorderBufferBytes) bytes of text (reorderBufferBytes)\n"
     }
     let window = Self.milliseconds(configuration.reorderWindow)
     text += "  latency bounds (t - since; emission adds the \(window) ms reorder window):\n"
@@ -133,6 +137,11 @@ public struct ReplaySummary: Hashable, Sendable {
     }
     if let staleFrames {
       text += "  camera: \(staleFrames) frame(s) delivered under a stale mirroring decision\n"
+    }
+    if let untrackedStreamEvents, untrackedStreamEvents > 0 {
+      text +=
+        "  camera: \(untrackedStreamEvents) event(s) of streams past the limit of"
+        + " \(StreamBudget.description) not tracked\n"
     }
     let over = kindsOverBound
     text +=

@@ -65,22 +65,24 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   private let makeProcessor: () -> Processor
   private let reorderWindow: Nanoseconds
   private let bufferLimit: Int
+  private let bufferBytes: Int
 
   /// A replay that processes events with a fresh `processor()` per run.
   public init(
     reorderWindow: Nanoseconds, bufferLimit: Int = Configuration.default.reorderBufferLimit,
-    processor: @escaping () -> Processor
+    bufferBytes: Int = Configuration.default.reorderBufferBytes, processor: @escaping () -> Processor
   ) {
     self.reorderWindow = reorderWindow
     self.bufferLimit = bufferLimit
+    self.bufferBytes = bufferBytes
     self.makeProcessor = processor
   }
 
-  /// A replay with the configuration's reorder window and buffer limit.
+  /// A replay with the configuration's reorder window and buffer limits.
   public init(configuration: Configuration, processor: @escaping () -> Processor) {
     self.init(
       reorderWindow: configuration.reorderWindow, bufferLimit: configuration.reorderBufferLimit,
-      processor: processor)
+      bufferBytes: configuration.reorderBufferBytes, processor: processor)
   }
 
   /// Replays `sources`, merged by `t`, and returns the summary and the processor's final state.
@@ -90,7 +92,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     _ sources: [ByteSource], reopen: ((Int) throws -> ByteSource)? = nil, to outputs: Outputs
   ) throws -> (ReplaySummary, Processor) {
     precondition(loops == 1 || reopen != nil, "looping needs a way to reopen the sources")
-    var run = Run(replay: self, sources: sources, outputs: outputs)
+    var run = try Run(replay: self, sources: sources, outputs: outputs)
     run.reopen = reopen
     try run.readAll()
     return (run.summary, run.engine.processor)
@@ -137,13 +139,16 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     var summary: ReplaySummary
     var diagnostics: Diagnostics
 
-    init(replay: TraceReplay, sources: [ByteSource], outputs: Outputs) {
+    init(replay: TraceReplay, sources: [ByteSource], outputs: Outputs) throws(IOError) {
+      var replay = replay
+      // A system that gives no thread now (`RLIMIT_NPROC` reached) gets a replay on this one.
+      if replay.maximumThreads >= 2 && !WorkerThread.canStart { replay.maximumThreads = 1 }
       self.replay = replay
       self.outputs = outputs
       self.sources = []
       self.engine = Engine(
         processor: replay.makeProcessor(), sourceCount: max(1, sources.count),
-        reorderWindow: replay.reorderWindow, bufferLimit: replay.bufferLimit)
+        reorderWindow: replay.reorderWindow, bufferLimit: replay.bufferLimit, bufferBytes: replay.bufferBytes)
       self.summary = ReplaySummary(sources: [])
       self.cueOutput = LineOutput(sink: outputs.cues, pacer: replay.pacer)
       self.chrome = replay.format == .chrome ? ChromeTimeline(sourceNames: sources.map(\.name)) : nil
@@ -173,9 +178,9 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         // Decoding binary leaves the reading thread time to write the cues too (a third thread,
         // on two cores, measured slower). Parsing JSON does not: its cues are written here. With
         // `--loop` the reading thread ends with each pass, so the cues are written here too.
-        cueWriter = CueWriter(output: cueOutput, format: replay.format, host: reader)
+        cueWriter = try CueWriter(output: cueOutput, format: replay.format, host: reader)
       } else if writesBehind, !(readers.first is ReadAheadReader) {
-        cueWriter = CueWriter(output: cueOutput, format: replay.format)
+        cueWriter = try CueWriter(output: cueOutput, format: replay.format)
       }
     }
 
@@ -222,10 +227,12 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
             continue reading
           case .sourceEnded:
             engine.finish(source: index)
+            try writeCues()
             continue reading
           case .stop:
             summary.stoppedEarly = true
             engine.stop()
+            try writeCues()
             break reading
           }
         } while engine.sourceToRead == index
@@ -462,8 +469,16 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       }
     }
 
+    /// Writes the cues the engine produced, and resumes the work it deferred at its cue limit,
+    /// writing those cues too, until none is left.
     mutating func writeCues() throws {
-      guard engine.hasCues else { return }
+      while engine.hasCues {
+        try writeDrainedCues()
+        engine.resume()
+      }
+    }
+
+    private mutating func writeDrainedCues() throws {
       // Asked through the optional, not bound: a bound writer was retained and released for
       // every hand-over (callgrind: 40 instructions).
       if cueWriter != nil {

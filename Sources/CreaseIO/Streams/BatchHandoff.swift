@@ -99,20 +99,3 @@ final class BatchHandoff<Batch: AnyObject>: @unchecked Sendable {
   /// Whether either side has cancelled.
   var isCancelled: Bool { cancelled }
 }
-
-/// Runs `body` on a new thread, to be joined with `pthread_join`.
-func startThread(named role: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
-  final class Work {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-  }
-  var thread = pthread_t()
-  let result = pthread_create(
-    &thread, nil,
-    { context in
-      Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
-      return nil
-    }, Unmanaged.passRetained(Work(body)).toOpaque())
-  precondition(result == 0, "could not start the \(role) thread (error \(result))")
-  return thread
-}

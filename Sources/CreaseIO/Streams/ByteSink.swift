@@ -7,9 +7,16 @@ public protocol ByteSink: AnyObject, TraceSink {
   func write(_ bytes: UnsafeRawBufferPointer) throws
   /// Writes out anything buffered.
   func flush() throws
+
+  /// The regular file the bytes go to (standard output redirected to a file), so that it is
+  /// never also read; `nil` for pipes, terminals and memory.
+  var fileIdentity: FileIdentity? { get }
 }
 
 extension ByteSink {
+  /// A sink is no file unless it says otherwise.
+  public var fileIdentity: FileIdentity? { nil }
+
   /// Appends the UTF-8 bytes of `text`.
   public func write(_ text: String) throws {
     var text = text
@@ -48,6 +55,8 @@ public final class FileSink: ByteSink {
     guard descriptor >= 0 else { throw IOError.fromErrno(path) }
     self.init(descriptor: descriptor, name: path, closesDescriptor: true)
   }
+
+  public var fileIdentity: FileIdentity? { FileIdentity(descriptor: descriptor) }
 
   /// Whether the descriptor is a terminal.
   public var isTerminal: Bool { isatty(descriptor) == 1 }

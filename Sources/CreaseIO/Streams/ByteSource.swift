@@ -16,6 +16,10 @@ public protocol ByteSource: AnyObject {
   /// its cues before such a read, so a live consumer sees them at once, and reads a source
   /// that never waits (a regular file, memory) ahead on a second thread.
   var isLive: Bool { get }
+
+  /// The regular file the bytes come from, so that no output replaces it (standard input
+  /// redirected from a file is a file like any other); `nil` for pipes, terminals and memory.
+  var fileIdentity: FileIdentity? { get }
 }
 
 extension ByteSource {
@@ -24,6 +28,9 @@ extension ByteSource {
 
   /// A source is taken to be live unless it says otherwise.
   public var isLive: Bool { true }
+
+  /// A source is no file unless it says otherwise.
+  public var fileIdentity: FileIdentity? { nil }
 }
 
 /// A source over a file descriptor.
@@ -61,6 +68,8 @@ public final class FileSource: ByteSource {
     guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
     return Int(status.st_size)
   }
+
+  public var fileIdentity: FileIdentity? { FileIdentity(descriptor: descriptor) }
 
   /// Only a regular file never waits for a writer.
   public var isLive: Bool { regularFileSize == nil }

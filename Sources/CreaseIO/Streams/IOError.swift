@@ -25,5 +25,5 @@ public struct IOError: Error, Hashable, Sendable, CustomStringConvertible {
     IOError(kind: kind, path: path, reason: String(cString: strerror(errno)))
   }
 
-  public var description: String { "\(path): \(reason)" }
+  public var description: String { "\(path.escapingControlCharacters): \(reason)" }
 }

@@ -29,6 +29,7 @@ public enum JSONFile {
     }
 
     public var description: String {
+      let (path, message) = (path.escapingControlCharacters, message.escapingControlCharacters)
       if let line, let column { return "\(path):\(line):\(column): error: \(message)" }
       return "\(path): error: \(message)"
     }
@@ -63,6 +64,9 @@ public enum JSONFile {
         message: "invalid JSON: \(reason)")
     }
     defer { json_object_put(root) }
+    if let offset = UTF8Check.firstInvalidOffset(in: text) {
+      throw Error(path: path, text: text, offset: offset, message: "invalid JSON: invalid utf-8 string")
+    }
     return try body(root)
   }
 }

@@ -38,7 +38,8 @@ public final class LineReader {
     precondition(maximumLineLength > 0)
     self.source = source
     self.maximumLineLength = maximumLineLength
-    self.storage = .allocate(byteCount: maximumLineLength + 1, alignment: 1)
+    // Room for the longest line and its terminator, `\r\n` included.
+    self.storage = .allocate(byteCount: maximumLineLength + 2, alignment: 1)
   }
 
   deinit { storage.deallocate() }
@@ -92,9 +93,7 @@ public final class LineReader {
         start = end
         return .complete(trimmingCarriageReturn(line))
       }
-      if end - start > maximumLineLength {
-        return try skipOverlongLine(overflow: overflow)
-      }
+      if isOverlong(buffered: end - start) { return try skipOverlongLine(overflow: overflow) }
       try fill()
     }
   }
@@ -105,6 +104,12 @@ public final class LineReader {
     let line = UnsafeRawBufferPointer(rebasing: storage[start..<newline])
     start = newline + 1
     return trimmingCarriageReturn(line)
+  }
+
+  /// Whether `count` buffered bytes with no newline among them are already more than a line
+  /// may hold: the terminator does not count, so one byte more is allowed while it is a `\r`.
+  private func isOverlong(buffered count: Int) -> Bool {
+    count > maximumLineLength + 1 || (count == maximumLineLength + 1 && storage[end - 1] != 0x0D)
   }
 
   @inline(__always) private func findNewline() -> Int? {

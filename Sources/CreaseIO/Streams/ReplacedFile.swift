@@ -1,37 +1,46 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// An output file that is either replaced whole or left as it was (SPEC 7).
 ///
 /// A regular file (or a path that does not exist yet) is written to a temporary file in the
 /// same folder, `.NAME.crease-XXXXXX`, and renamed over the path by ``commit()``; until then the
-/// old file stays untouched. Dropping it uncommitted, or SIGINT or SIGTERM, removes the
-/// temporary file, so an interrupted run leaves the old file or none, never a partial one. A
-/// FIFO or a device, and the output of a paced or live run, is written in place, as the sink
+/// old file stays untouched. A path that is a symbolic link is written through it: the file it
+/// points to is replaced and the link stays. The new file keeps the mode (and, where the
+/// process may, the owner) of the one it replaces; a new file gets the mode the umask allows.
+/// Dropping it uncommitted, or a signal that ends the process (``InterruptCleanup``), removes
+/// the temporary file, so an interrupted run leaves the old file or none, never a partial one.
+/// A FIFO or a device, and the output of a paced or live run, is written in place, as the sink
 /// flushes, since its reader consumes it as it goes.
 public final class ReplacedFile {
   /// The sink to write to.
   public let sink: FileSink
   /// The path the output will have.
   public let path: String
+  /// The file that is replaced: `path`, or what the link at `path` points to.
+  private let target: String
   private var temporaryPath: String?
 
   /// Opens the output for `path`; `inPlace` writes even a regular file where it is (a paced or
   /// live run, whose reader follows the file as it grows).
   public init(path: String, inPlace: Bool = false) throws {
     self.path = path
+    target = Self.linkTarget(of: path)
     var status = stat()
-    if inPlace || (stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG) {
+    let exists = stat(target, &status) == 0
+    if inPlace || (exists && (status.st_mode & S_IFMT) != S_IFREG) {
       sink = try FileSink(creatingFileAt: path)
       return
     }
-    let slash = path.lastIndex(of: "/")
-    let folder = slash.map { String(path[...$0]) } ?? ""
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    var template = Array("\(folder).\(name).crease-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { throw IOError.fromErrno(path) }
-    fchmod(descriptor, 0o644)
-    let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let (descriptor, temporary) = try Self.createTemporary(beside: target)
+    if exists {
+      // As the file it replaces: its permission bits, and its owner where this process may.
+      fchmod(descriptor, status.st_mode & 0o7777)
+      _ = fchown(descriptor, status.st_uid, status.st_gid)
+    }
     temporaryPath = temporary
     InterruptCleanup.register(temporary)
     sink = FileSink(descriptor: descriptor, name: path, closesDescriptor: true)
@@ -41,7 +50,7 @@ public final class ReplacedFile {
   public func commit() throws {
     try sink.flush()
     guard let temporary = temporaryPath else { return }
-    guard rename(temporary, path) == 0 else { throw IOError.fromErrno(path) }
+    guard rename(temporary, target) == 0 else { throw IOError.fromErrno(path) }
     temporaryPath = nil
     InterruptCleanup.unregister(temporary)
   }
@@ -52,58 +61,40 @@ public final class ReplacedFile {
       InterruptCleanup.unregister(temporary)
     }
   }
-}
 
-/// Removes the temporary files of uncommitted outputs when SIGINT or SIGTERM ends the process.
-///
-/// The handler may only make async-signal-safe calls, so the paths live in a fixed table of C
-/// strings that it reads without a lock; threads that open outputs at once (in-process runs,
-/// tests) change the table under one.
-enum InterruptCleanup {
-  static let capacity = 16
-  nonisolated(unsafe) static var paths = [UnsafeMutablePointer<CChar>?](repeating: nil, count: capacity)
-  nonisolated(unsafe) static var installed = false
-  nonisolated(unsafe) static var lock: UnsafeMutablePointer<pthread_mutex_t> = {
-    let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    pthread_mutex_init(lock, nil)
-    return lock
-  }()
-
-  static func register(_ path: String) {
-    pthread_mutex_lock(lock)
-    defer { pthread_mutex_unlock(lock) }
-    if !installed {
-      installed = true
-      signal(SIGINT, handleSignal)
-      signal(SIGTERM, handleSignal)
-      // A parent may have spawned the process with the signals blocked; they must arrive.
-      var signals = sigset_t()
-      sigemptyset(&signals)
-      sigaddset(&signals, SIGINT)
-      sigaddset(&signals, SIGTERM)
-      pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+  /// Where the symbolic links starting at `path` end (the end need not exist yet); `path`
+  /// itself when it is no link. A loop of links is left to the open that follows to report.
+  private static func linkTarget(of path: String) -> String {
+    var current = path
+    for _ in 0..<40 {
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = readlink(current, &buffer, buffer.count - 1)
+      guard count > 0 else { return current }
+      let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if link.hasPrefix("/") {
+        current = link
+      } else if let slash = current.lastIndex(of: "/") {
+        current = String(current[...slash]) + link
+      } else {
+        current = link
+      }
     }
-    guard let slot = paths.firstIndex(where: { $0 == nil }) else { return }
-    paths[slot] = strdup(path)
+    return path
   }
 
-  static func unregister(_ path: String) {
-    pthread_mutex_lock(lock)
-    defer { pthread_mutex_unlock(lock) }
-    guard let slot = paths.firstIndex(where: { $0.map { String(cString: $0) == path } ?? false }) else {
-      return
+  /// Creates `.NAME.crease-XXXXXX` beside `path` with mode 0666 less the umask, as any new file.
+  private static func createTemporary(beside path: String) throws -> (Int32, String) {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[...$0]) } ?? ""
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    var generator = SystemRandomNumberGenerator()
+    while true {
+      let suffix = String((0..<6).map { _ in letters.randomElement(using: &generator)! })
+      let temporary = "\(folder).\(name).crease-\(suffix)"
+      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+      if descriptor >= 0 { return (descriptor, temporary) }
+      guard errno == EEXIST else { throw IOError.fromErrno(path) }
     }
-    let pointer = paths[slot]
-    paths[slot] = nil
-    free(pointer)
   }
-}
-
-/// Unlinks every registered temporary file, then dies of the signal as it would have.
-private func handleSignal(_ signal: Int32) {
-  for slot in 0..<InterruptCleanup.capacity {
-    if let path = InterruptCleanup.paths[slot] { unlink(path) }
-  }
-  Glibc.signal(signal, SIG_DFL)
-  raise(signal)
 }

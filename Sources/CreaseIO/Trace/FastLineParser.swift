@@ -116,7 +116,8 @@ struct FastLineParser {
           guard let value = Self.number(degrees) else { return nil }
           delivered = .degrees(value)
         case (nil, let radians?):
-          guard let value = Self.number(radians) else { return nil }
+          // Left to json-c, which names the problem, when it is not finite in degrees.
+          guard let value = Self.number(radians), Angle.radians(value).degrees.isFinite else { return nil }
           delivered = .radians(value)
         default:
           return nil

@@ -69,29 +69,70 @@ enum JSONLocator {
       while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { offset += 1 }
     }
 
-    /// With `offset` at an object, moves past the member named `key` and returns where its
-    /// value starts; `nil` when the object has no such member.
+    /// With `offset` at an object, returns where the value of its member named `key` starts,
+    /// and moves there; `nil` when the object has no such member. Names are compared as json-c
+    /// reads them (escapes decoded), and of several members with one name the last counts, the
+    /// one json-c keeps.
     mutating func findMember(_ key: String) -> Int? {
       guard current == UInt8(ascii: "{") else { return nil }
       offset += 1
+      var found: Int?
       while true {
         skipWhitespace()
-        guard let quote = current, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
-          return nil
-        }
+        guard let quote = current, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { break }
         let nameStart = offset + 1
         skipString()
-        let name = String(decoding: bytes[nameStart..<Swift.max(nameStart, offset - 1)], as: UTF8.self)
+        let name = Self.decoded(bytes[nameStart..<Swift.max(nameStart, offset - 1)])
         skipWhitespace()
-        guard current == UInt8(ascii: ":") else { return nil }
+        guard current == UInt8(ascii: ":") else { break }
         offset += 1
         skipWhitespace()
-        if name == key { return offset }
+        if name == key { found = offset }
         skipValue()
         skipWhitespace()
-        guard current == UInt8(ascii: ",") else { return nil }
+        guard current == UInt8(ascii: ",") else { break }
         offset += 1
       }
+      if let found { offset = found }
+      return found
+    }
+
+    /// The text of a JSON string's raw bytes, its escapes decoded (`\u0074` is `t`).
+    static func decoded(_ raw: Slice<UnsafeRawBufferPointer>) -> String {
+      guard raw.contains(UInt8(ascii: "\\")) else { return String(decoding: raw, as: UTF8.self) }
+      var units: [UInt16] = []
+      var index = raw.startIndex
+      func hex(at start: Int) -> UInt16? {
+        guard start + 4 <= raw.endIndex else { return nil }
+        return UInt16(String(decoding: raw[start..<(start + 4)], as: UTF8.self), radix: 16)
+      }
+      while index < raw.endIndex {
+        let byte = raw[index]
+        guard byte == UInt8(ascii: "\\"), index + 1 < raw.endIndex else {
+          // Plain bytes go through UTF-16 so that decoded escapes and text join in order.
+          var end = index + 1
+          while end < raw.endIndex, raw[end] != UInt8(ascii: "\\") { end += 1 }
+          units += String(decoding: raw[index..<end], as: UTF8.self).utf16
+          index = end
+          continue
+        }
+        let escape = raw[index + 1]
+        index += 2
+        switch escape {
+        case UInt8(ascii: "b"): units.append(0x08)
+        case UInt8(ascii: "f"): units.append(0x0C)
+        case UInt8(ascii: "n"): units.append(0x0A)
+        case UInt8(ascii: "r"): units.append(0x0D)
+        case UInt8(ascii: "t"): units.append(0x09)
+        case UInt8(ascii: "u"):
+          if let unit = hex(at: index) {
+            units.append(unit)
+            index += 4
+          }
+        default: units.append(UInt16(escape))
+        }
+      }
+      return String(decoding: units, as: UTF16.self)
     }
 
     /// Moves past a string starting at `offset`, escapes included.

@@ -16,7 +16,8 @@ import Glibc
 /// lines, gains nothing. ``TraceReplay`` reads ahead only when neither is the case.
 ///
 /// Memory is bounded: at most ``batchCount`` batches of ``batchSize`` items and their lines
-/// are in flight, and their storage is reused, so reading allocates nothing per item.
+/// are in flight, each batch ending early at ``batchBytes`` of lines and text, and their
+/// storage is reused, so reading allocates nothing per item.
 public final class ReadAheadReader: RecordReader {
   /// Items per batch: large enough that handing a batch over costs nothing per item, and that
   /// a reading thread faster than its caller (binary input) seldom sleeps and wakes. Of 128 to
@@ -26,6 +27,9 @@ public final class ReadAheadReader: RecordReader {
   /// Batches in flight: one being read, one being handed over, and room for either side to
   /// run ahead for a moment.
   public static let batchCount = 4
+  /// The bytes of lines and text past which a batch is handed over however few its items:
+  /// traces of few large events (labels of a megabyte) stay within a few MiB in flight too.
+  public static let batchBytes = 1 << 20
 
   private let reader: any RecordReader
   private let handoff: BatchHandoff<Batch>
@@ -135,7 +139,7 @@ public final class ReadAheadReader: RecordReader {
   /// Gives the batch just handed over back to the reading thread and waits for the next one;
   /// throws the reader's error when it ended the batch.
   private func nextBatch() throws {
-    if thread == nil { start() }
+    if thread == nil { try start() }
     if let batch {
       if lastIndex >= 0 { lastReleased = notes![lastIndex] }
       lastIndex = -1
@@ -155,22 +159,22 @@ public final class ReadAheadReader: RecordReader {
     (items, notes, count, cursor) = (batch.items, batch.notes, batch.count, 0)
   }
 
-  private func start() {
+  private func start() throws(IOError) {
     // Each format's reader by its own type, so its producer is compiled for it.
     if let reader = reader as? JSONLinesReader {
-      thread = startProducer(reading: reader)
+      thread = try startProducer(reading: reader)
     } else if let reader = reader as? BinaryTraceReader {
-      thread = startProducer(reading: reader)
+      thread = try startProducer(reading: reader)
     } else {
-      thread = startProducer(reading: reader)
+      thread = try startProducer(reading: reader)
     }
   }
 
   /// Starts the reading thread with a producer for the reader's own type, whose calls for each
   /// item are then direct rather than through the protocol (callgrind: 5 calls an item).
-  private func startProducer<Reader: RecordReader>(reading reader: Reader) -> pthread_t {
+  private func startProducer<Reader: RecordReader>(reading reader: Reader) throws(IOError) -> pthread_t {
     let producer = Producer(reader: reader, keepingLines: keepsLines, handoff: handoff, cues: hostedJob)
-    return startThread(named: "read-ahead") { producer.run() }
+    return try WorkerThread.start(named: "read-ahead") { producer.run() }
   }
 }
 
@@ -195,13 +199,16 @@ private final class Batch: @unchecked Sendable {
   private let noteStorage = UnsafeMutablePointer<Note>.allocate(capacity: ReadAheadReader.batchSize)
   var notes: UnsafePointer<Note> { UnsafePointer(noteStorage) }
   private(set) var count = 0
+  /// The bytes of the kept lines and of the items' text (``Crease/Event/Payload/textByteCount``).
+  private var bytes = 0
   /// Items before this one have been moved out (the caller says so as it gives the batch back).
   var taken = 0
   /// Unknown keys by item, only while the reader collects them.
   private var keysByItem: [Int: [UnknownKey]] = [:]
   /// The lines, one after another, in memory of the batch's own: a pointer into an array's
   /// storage may not outlive the call that lends it.
-  private var lines = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+  private var lines = UnsafeMutableRawBufferPointer.allocate(byteCount: initialLineBytes, alignment: 1)
+  private static let initialLineBytes = 1 << 16
   private var used = 0
   /// What the reader threw after the items.
   var failure: (any Error)?
@@ -215,15 +222,21 @@ private final class Batch: @unchecked Sendable {
     lines.deallocate()
   }
 
-  var isFull: Bool { count == ReadAheadReader.batchSize }
+  var isFull: Bool { count == ReadAheadReader.batchSize || bytes >= ReadAheadReader.batchBytes }
 
   /// Empties the batch for the next use, keeping its storage.
   func reset() {
     (items + taken).deinitialize(count: count - taken)
     count = 0
+    bytes = 0
     taken = 0
     if !keysByItem.isEmpty { keysByItem.removeAll() }
     used = 0
+    // A batch that once held a run of the longest lines gives their room back.
+    if lines.count > 2 * ReadAheadReader.batchBytes {
+      lines.deallocate()
+      lines = .allocate(byteCount: Self.initialLineBytes, alignment: 1)
+    }
     failure = nil
     isLast = false
   }
@@ -237,7 +250,9 @@ private final class Batch: @unchecked Sendable {
       note.lineStart = used
       note.lineCount = line.count
       keep(line)
+      bytes &+= line.count
     }
+    if case .record(.event(let event)) = item { bytes &+= event.payload.textByteCount }
     (items + count).initialize(to: item)
     (noteStorage + count).initialize(to: note)
     count &+= 1

@@ -89,6 +89,11 @@ public final class TraceParser {
     if json_tokener_get_parse_end(tokener) < line.count, let nul = line.firstIndex(of: 0) {
       throw Self.nulByte(at: nul)
     }
+    // json-c checks each sequence's shape, not its value: the rest of UTF-8's rules here, in
+    // json-c's words.
+    if let offset = UTF8Check.firstInvalidOffset(in: line) {
+      throw TraceLineError(column: offset + 1, message: "invalid JSON: invalid utf-8 string")
+    }
     guard json_object_get_type(root) == json_type_object else {
       throw TraceLineError(
         column: JSONLocator.column(of: [], in: line),
@@ -231,7 +236,12 @@ public final class TraceParser {
     if case .value(let value) = degrees {
       angle = .degrees(try fields.number(value, key: "angle"))
     } else if case .value(let value) = radians {
-      angle = .radians(try fields.number(value, key: "angleRad"))
+      let number = try fields.number(value, key: "angleRad")
+      angle = .radians(number)
+      // Finite in radians is not enough: 1e308 radians is infinite in degrees.
+      guard angle.degrees.isFinite else {
+        throw fields.error("angleRad", "'angleRad' \(number) is not a finite number of degrees")
+      }
     } else {
       throw fields.error(
         degrees.isNull ? "angle" : "angleRad", "the angle may be null only together with 'status' (no hinge)")

@@ -1,6 +1,5 @@
 import Crease
 import CreaseIO
-import Dispatch
 import Glibc
 import Synchronization
 
@@ -53,12 +52,13 @@ enum BatchCommand: Subcommand {
     let directory = arguments.value(directoryOption)!  // a required option: the parser checked it
     let names = outputNames(for: traces, format: format)
     let outputs = names.flatMap { [$0.cues, $0.summary] } + ["report.json", "report.txt"]
-    try OutputPaths.refuseOverlaps(outputs.map { ("--directory", "\(directory)/\($0)") }, inputs: traces)
+    try OutputPaths.refuseOverlaps(
+      outputs.map { ("--directory", "\(directory)/\($0)") }, inputs: traces, streams: streams)
     try makeDirectory(directory)
     let progress = BatchProgress(total: traces.count, streams: streams)
     let outcomes = Mutex([Outcome?](repeating: nil, count: traces.count))
     let next = Mutex(0)
-    DispatchQueue.concurrentPerform(iterations: min(jobs, traces.count)) { _ in
+    let work: @Sendable () -> Void = {
       while true {
         let index = next.withLock { value -> Int in
           defer { value += 1 }
@@ -72,6 +72,13 @@ enum BatchCommand: Subcommand {
         progress.traceDone()
       }
     }
+    // This thread works too; a helper the system cannot start (`RLIMIT_NPROC` reached) is
+    // simply not there, and the traces it would have taken go to the others.
+    let helpers = (1..<max(1, min(jobs, traces.count))).compactMap { _ in
+      try? WorkerThread.start(named: "batch", work)
+    }
+    work()
+    for helper in helpers { pthread_join(helper, nil) }
     progress.finish()
     let results = outcomes.withLock { $0.map { $0! } }
     for result in results { try streams.error.write(result.diagnostics) }

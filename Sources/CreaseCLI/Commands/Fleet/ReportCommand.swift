@@ -33,7 +33,7 @@ enum ReportCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let format = try arguments.choice(formatOption, of: Format.self) ?? .text
     let path = arguments.value(outputOption) ?? "-"
-    try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals)
+    try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals, streams: streams)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
     let report = FleetReport.merging(try sources.map(FleetReport.read))
     let target = try OutputTarget(path, streams: streams)

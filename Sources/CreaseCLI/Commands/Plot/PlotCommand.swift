@@ -36,7 +36,7 @@ enum PlotCommand: Subcommand {
       throw UsageError("'--from \(from)' must come before '--to \(to)'.")
     }
     let configuration = try TraceInputs.configuration(arguments)
-    try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals)
+    try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals, streams: streams)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
     let replay = TraceReplay(configuration: configuration) {
       PlotRecorder(configuration: configuration)

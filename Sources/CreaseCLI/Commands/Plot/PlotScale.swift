@@ -51,10 +51,12 @@ struct PlotScale {
     return ticks
   }
 
-  /// Angle ticks: every 30° up to 360°, about six above.
+  /// Angle ticks: every 30° up to 360°, about six above. Counted, not strided, so that no
+  /// axis, however wide, makes more than a dozen.
   var angleTicks: [Double] {
     let step = maximumAngle <= 360 ? 30 : Self.niceStep(atLeast: maximumAngle / 6)
-    return Array(stride(from: 0.0, through: maximumAngle, by: step))
+    let count = Int(min(12, (maximumAngle / step).rounded(.down)))
+    return (0...max(0, count)).map { Double($0) * step }
   }
 
   /// A step of 1, 2 or 5 times a power of ten, at least `raw`: ticks and grid lines stay few

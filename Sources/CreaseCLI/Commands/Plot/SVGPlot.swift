@@ -377,9 +377,11 @@ struct SVGPlot {
     return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
   }
 
+  /// `text` as XML character data: markup escaped, and control characters (which XML 1.0 does
+  /// not allow even escaped) shown as `\u0001`.
   private static func escape(_ text: String) -> String {
     var escaped = ""
-    for character in text {
+    for character in text.escapingControlCharacters {
       switch character {
       case "<": escaped += "&lt;"
       case ">": escaped += "&gt;"

@@ -54,11 +54,19 @@ struct TraceStatistics: EventProcessor, Sendable {
   var last = Nanoseconds.zero
   var streams: [StreamName: StreamStatistics] = [:]
   var angleRange: ClosedRange<Double>?
+  /// Frames and drops of streams past the budget, counted only by kind.
+  var untrackedStreamEvents = 0
+  private var budget = StreamBudget()
 
   mutating func apply(_ header: TraceHeader) {
-    for (stream, fps) in header.nominalFrameRates {
+    for (stream, fps) in header.nominalFrameRates where isTracked(stream) {
       streams[stream, default: StreamStatistics()].nominal = FrameDuration(framesPerSecond: fps)
     }
+  }
+
+  /// Whether `stream` has statistics of its own: it has, or there is room for it.
+  private mutating func isTracked(_ stream: StreamName) -> Bool {
+    streams[stream] != nil || budget.admit(stream)
   }
 
   mutating func process(_ event: Event, context: inout ProcessingContext<Never>) {
@@ -66,10 +74,12 @@ struct TraceStatistics: EventProcessor, Sendable {
     if first == nil { first = event.t }
     last = max(last, event.t)
     switch event.payload {
-    case .frame(let frame):
+    case .frame(let frame) where isTracked(frame.stream):
       streams[frame.stream, default: StreamStatistics()].add(pts: frame.pts.nanoseconds)
-    case .drop(let drop):
+    case .drop(let drop) where isTracked(drop.stream):
       streams[drop.stream, default: StreamStatistics()].drops[drop.reason.name, default: 0] += 1
+    case .frame, .drop:
+      untrackedStreamEvents += 1
     case .hinge(let delivery?):
       let degrees = delivery.angle.degrees
       angleRange =
@@ -98,7 +108,7 @@ struct TraceStatistics: EventProcessor, Sendable {
     }
     for name in streams.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
       let stream = streams[name]!
-      text += "stream \(name.rawValue): \(stream.frames) frame(s)"
+      text += "stream \(name.rawValue.escapingControlCharacters): \(stream.frames) frame(s)"
       if let rate = stream.meanRate { text += ", \(Self.decimal(rate, 2)) fps mean" }
       if let nominal = stream.nominal {
         text += ", nominal \(Self.decimal(1e9 / nominal.nanoseconds, 2)) fps"
@@ -106,6 +116,9 @@ struct TraceStatistics: EventProcessor, Sendable {
       text += ", largest pts delta \(Self.decimal(Double(stream.largestDelta.rawValue) / 1e6, 3)) ms"
       text += ", \(stream.gaps) delta(s) over 1.5 frames\n"
       for reason in stream.drops.keys.sorted() { text += "  drops \(reason): \(stream.drops[reason]!)\n" }
+    }
+    if untrackedStreamEvents > 0 {
+      text += "\(untrackedStreamEvents) frame(s) and drop(s) of streams past \(StreamBudget.description)\n"
     }
     return text
   }

@@ -14,11 +14,11 @@ extension BodyReader {
       let form = try byte()
       if form == 0 { return .event(Event(t: t, .hinge(nil))) }
       guard form <= 2 else { throw Failure("unknown angle unit \(form)") }
-      let value = try finiteDouble("angle")
+      let angle = try angle(form: form)
       let status = try decode("status", try byte(), BinaryTraceFormat.status)
       return .event(
         Event(
-          t: t, .hinge(HingeDelivery(angle: form == 1 ? .degrees(value) : .radians(value), status: status))))
+          t: t, .hinge(HingeDelivery(angle: angle, status: status))))
     case .frame:
       let stream = try version1StreamName(&streamNames)
       let pts = try version1PresentationTime()

@@ -38,11 +38,11 @@ extension BodyReader {
         return .event(Event(t: t, .hinge(nil)))
       }
       guard form <= 2 else { throw Failure("unknown angle unit \(form)") }
-      let value = try finiteDouble("angle")
+      let angle = try angle(form: form)
       let status = try decode("status", packed >> 2, BinaryTraceFormat.status)
       return .event(
         Event(
-          t: t, .hinge(HingeDelivery(angle: form == 1 ? .degrees(value) : .radians(value), status: status))))
+          t: t, .hinge(HingeDelivery(angle: angle, status: status))))
     case .frame:
       let code = packed & 0b111
       let camera = code == 0 ? nil : BinaryTraceFormat.camera(code - 1)

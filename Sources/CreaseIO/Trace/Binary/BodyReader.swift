@@ -75,6 +75,18 @@ struct BodyReader {
     return value
   }
 
+  /// A hinge angle in the unit `form` names (1 degrees, 2 radians), refused unless it is a
+  /// finite number of degrees: a radian value that is finite may not be once converted.
+  @inline(__always)
+  mutating func angle(form: UInt8) throws(Failure) -> Angle {
+    let value = try finiteDouble("angle")
+    let angle: Angle = form == 1 ? .degrees(value) : .radians(value)
+    guard angle.degrees.isFinite else {
+      throw Failure("'angle' \(value) radians is not a finite number of degrees")
+    }
+    return angle
+  }
+
   /// A pts from its CMTime parts, refused when it does not fit 64-bit nanoseconds.
   func presentationTime(value: Int64, timescale: Int32) throws(Failure) -> PresentationTime {
     guard let pts = PresentationTime(value: value, timescale: timescale) else {

@@ -1,0 +1,140 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Removes the temporary files of uncommitted outputs when a signal ends the process.
+///
+/// Every signal whose default action ends the process and that a run may meet (SIGINT, SIGTERM,
+/// SIGHUP, SIGQUIT, SIGPIPE when a reader goes away, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU,
+/// SIGXFSZ, SIGVTALRM, SIGPROF) gets a handler that unlinks them, then dies of the signal as it
+/// would have. A signal the parent set to be ignored stays ignored: with SIGPIPE ignored, a
+/// reader that goes away is a write error (exit 74), and the outputs' deinitializers clean up.
+///
+/// Why the handler is safe: it may only make async-signal-safe calls, so it never locks,
+/// allocates or frees. It reads ``published``, a NULL-terminated C array of C strings, with one
+/// atomic load. Threads change the set of paths under a mutex by publishing a new array, and
+/// free the old array (and a removed path) only once no handler is reading (``readers`` is 0,
+/// read after the new array was published, so a handler that starts later cannot reach the
+/// old one). Any number of files may be registered.
+enum InterruptCleanup {
+  /// The paths registered, as C strings owned by this type; changed under the mutex.
+  private static let registered = Mutex<[UnsafeMutablePointer<CChar>]>([])
+  /// What the handler walks: the registered paths as a NULL-terminated array. Shared across
+  /// threads by its atomic operations only (the type comment has the proof).
+  nonisolated(unsafe) private static let published = Atomic<
+    UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+  >(nil)
+  /// Handlers running now.
+  private static let readers = Atomic<Int>(0)
+  /// Whether the handlers are installed.
+  private static let installed = Mutex(false)
+
+  /// The signals whose default action ends the process, and which a run may meet.
+  static let signals: [Int32] = [
+    SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM,
+    SIGPROF,
+  ]
+
+  /// Removes `path` if the process is ended by a signal before ``unregister(_:)``.
+  static func register(_ path: String) {
+    installHandlers()
+    registered.withLock { paths in
+      paths.append(strdup(path))
+      publish(paths)
+    }
+  }
+
+  /// Stops removing `path` on a signal.
+  static func unregister(_ path: String) {
+    registered.withLock { paths in
+      guard let index = paths.firstIndex(where: { strcmp($0, path) == 0 }) else { return }
+      let removed = paths.remove(at: index)
+      publish(paths)
+      free(removed)
+    }
+  }
+
+  /// The paths a signal would remove now (for tests).
+  static var registeredPaths: [String] { registered.withLock { $0.map { String(cString: $0) } } }
+
+  /// Makes `paths` what the handler sees, and frees the array it saw before once no handler can
+  /// be reading it (or a path removed from it). Called under the mutex.
+  private static func publish(_ paths: [UnsafeMutablePointer<CChar>]) {
+    let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: paths.count + 1)
+    for (index, path) in paths.enumerated() { table[index] = path }
+    table[paths.count] = nil
+    let old = published.exchange(table, ordering: .sequentiallyConsistent)
+    // A handler running now may still be walking `old`; one that starts from here on loads
+    // `table`. A handler that ends the process never returns, so this waits only for one that
+    // is about to raise its signal.
+    while readers.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
+    old?.deallocate()
+  }
+
+  private static func installHandlers() {
+    installed.withLock { installed in
+      guard !installed else { return }
+      installed = true
+      // Statics are initialized on first use, behind a lock: never first in the handler.
+      _ = published.load(ordering: .sequentiallyConsistent)
+      _ = readers.load(ordering: .sequentiallyConsistent)
+      var blocked = sigset_t()
+      sigemptyset(&blocked)
+      for signal in signals {
+        var current = sigaction()
+        guard sigaction(signal, nil, &current) == 0, !current.isIgnoring else { continue }
+        var action = sigaction()
+        action.setHandler(handleSignal)
+        sigemptyset(&action.sa_mask)
+        sigaction(signal, &action, nil)
+        sigaddset(&blocked, signal)
+      }
+      // A parent may have spawned the process with the signals blocked; they must arrive.
+      pthread_sigmask(SIG_UNBLOCK, &blocked, nil)
+    }
+  }
+
+  /// Unlinks every published path, then dies of the signal as it would have.
+  fileprivate static func cleanUp(after signal: Int32) {
+    readers.add(1, ordering: .sequentiallyConsistent)
+    if var entry = published.load(ordering: .sequentiallyConsistent) {
+      while let path = entry.pointee {
+        unlink(path)
+        entry += 1
+      }
+    }
+    readers.subtract(1, ordering: .sequentiallyConsistent)
+    var action = sigaction()
+    action.setHandler(nil)
+    sigaction(signal, &action, nil)
+    raise(signal)
+  }
+}
+
+/// The C handler: a plain function, since a closure that captures cannot be one.
+private func handleSignal(_ signal: Int32) { InterruptCleanup.cleanUp(after: signal) }
+
+extension sigaction {
+  /// Whether the action ignores its signal.
+  fileprivate var isIgnoring: Bool {
+    // Function pointers are not Equatable: compared as the addresses they are.
+    #if canImport(Glibc)
+      unsafeBitCast(__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    #else
+      unsafeBitCast(__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    #endif
+  }
+
+  /// Calls `handler` for the signal, or takes the default action when `nil`.
+  fileprivate mutating func setHandler(_ handler: (@convention(c) (Int32) -> Void)?) {
+    #if canImport(Glibc)
+      __sigaction_handler.sa_handler = handler ?? SIG_DFL
+    #else
+      __sigaction_u.__sa_handler = handler ?? SIG_DFL
+    #endif
+  }
+}
