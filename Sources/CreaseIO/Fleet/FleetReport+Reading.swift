@@ -1,104 +1,183 @@
 import Crease
 
 extension FleetReport {
-  /// The largest summary or report file read, in bytes.
-  static let maximumFileSize = 256 << 20
-
   /// The report in a summary file (`replay --summary-json`) or a report file (`crease report`,
   /// `batch`), told apart by their shape.
+  ///
+  /// Read as a stream: the arrays (sources, traces, cues, violations) an element at a time, and
+  /// members no reader needs passed over, so memory follows what the report keeps (its rows and
+  /// histograms), not the size of the file.
   public static func read(_ source: ByteSource) throws -> FleetReport {
-    let bytes = try JSONFile.readAll(source, limit: maximumFileSize, what: "a summary or a report")
-    return try parse(bytes, path: source.name)
+    let reader = JSONStreamReader(source: source)
+    var file = File(path: source.name)
+    guard try reader.next() == .beginObject else {
+      throw reader.error("not a crease summary or report: the file is not a JSON object")
+    }
+    var seen: Set<String> = []
+    while case .key(let key)? = try reader.next() {
+      // Read as they come, a member given twice would count twice: refused, not guessed at.
+      guard seen.insert(key).inserted else { throw reader.error("'\(key)' is given twice") }
+      switch key {
+      case "version":
+        file.version = try DocumentReader(try reader.document(), file: file.path, path: key).integer()
+      case "sources", "traces", "cues", "violations":
+        guard try reader.next() == .beginArray else { throw reader.error("'\(key)' must be an array") }
+        var index = 0
+        while let token = try reader.next(), token != .endArray {
+          let element = DocumentReader(
+            try reader.document(startingWith: token), file: file.path, path: "\(key)[\(index)]")
+          try file.add(element, to: key)
+          index += 1
+        }
+        file.arrays.insert(key)
+      case "total", "end", "gaps", "staleFrames":
+        file.members[key] = DocumentReader(try reader.document(), file: file.path, path: key)
+      default:
+        try reader.skipValue()
+      }
+    }
+    guard try reader.next() == nil else {
+      throw reader.error("invalid JSON: unexpected text after the document")
+    }
+    return try file.report()
   }
 
   /// The report in the JSON `bytes` of a summary or report file read from `path`.
   public static func parse(_ bytes: [UInt8], path: String) throws -> FleetReport {
-    let top = DocumentReader(try JSONDocument.parse(bytes, path: path), file: path)
-    guard top.has("version") else { throw top.error("not a crease summary or report: no 'version'") }
-    if top.has("traces") {
-      guard try top.integer("version") == version else {
-        throw top.error(
-          "unsupported report version \(try top.integer("version")); this build reads \(version)")
-      }
-      return try FleetReport(report: top)
-    }
-    guard try top.integer("version") == ReplaySummary.jsonVersion else {
-      throw top.error(
-        "unsupported summary version \(try top.integer("version")); this build reads \(ReplaySummary.jsonVersion)"
-      )
-    }
-    return try FleetReport(summary: top)
+    try read(MemorySource(bytes, name: path))
   }
 
-  /// One trace's report from its summary.
-  init(summary: DocumentReader) throws {
-    let name = try summary.member("sources").elements().map { try $0.string("name") }.joined(separator: " + ")
-    var trace = Trace(name: name)
-    trace.lines = try Self.lines(summary.member("total"))
-    trace.end = try summary.member("end").string("rule")
-    let gaps = try summary.member("gaps")
-    trace.gaps = try GapCause.allCases.map { try gaps.integer($0.rawValue) }
-    let stale = try summary.member("staleFrames")
-    trace.staleFrames = stale.isNull ? 0 : try stale.integer()
-    var kinds: [String: Kind] = [:]
-    var violations: [Violation] = []
-    for entry in try summary.member("cues").elements() {
-      let kind = Kind(
-        name: try entry.string("cue"), stage: try entry.string("stage"),
-        latencies: try entry.member("histogram").histogram(), overBound: try entry.integer("overBound"),
-        traces: 1)
-      guard kind.latencies.count == (try entry.integer("count", atLeast: 1)) else {
-        throw entry.error("'\(entry.path).count' does not match its histogram")
-      }
-      kinds[kind.name] = kind
-      trace.overBound = trace.overBound.addingSaturated(kind.overBound)
-      if kind.overBound > 0 {
-        violations.append(Violation(trace: name, cue: kind.name, count: kind.overBound))
-      }
-      if kind.name == "camera.stall" { trace.stalls = kind.latencies.count }
-      if kind.name != "camera.gap", kind.latencies.maximum > (trace.slowest?.latency ?? Nanoseconds(-1)) {
-        trace.slowest = (kind.name, kind.latencies.maximum)
-      }
-    }
-    self.init(traces: [trace], kinds: kinds, violations: violations)
-  }
-
-  /// A report read back, to be merged with others.
-  init(report: DocumentReader) throws {
+  /// What a summary or report file held, gathered member by member in whatever order they come.
+  private struct File {
+    let path: String
+    var version: Int?
+    /// The arrays met, by name.
+    var arrays: Set<String> = []
+    var members: [String: DocumentReader] = [:]
+    /// A summary's source names, joined by ` + ` as they come.
+    var sourceNames = ""
+    var sourceCount = 0
     var traces: [Trace] = []
-    for row in try report.member("traces").elements() {
-      var trace = Trace(name: try row.string("name"))
-      let error = try row.member("error")
-      trace.error = error.isNull ? nil : try error.string()
-      trace.lines = try Self.lines(row)
-      trace.end = try row.string("end")
-      trace.overBound = try row.integer("overBound")
-      let gaps = try row.member("gaps")
-      trace.gaps = try GapCause.allCases.map { try gaps.integer($0.rawValue) }
-      trace.stalls = try row.integer("stalls")
-      trace.staleFrames = try row.integer("staleFrames")
-      let slowest = try row.member("slowest")
-      if !slowest.isNull {
-        trace.slowest = (try slowest.string("cue"), Nanoseconds(Int64(try slowest.integer("maxNs"))))
-      }
-      traces.append(trace)
-    }
+    /// Each cue kind, the last entry of its name kept, as a report holds them.
     var kinds: [String: Kind] = [:]
-    for entry in try report.member("cues").elements() {
-      let kind = Kind(
-        name: try entry.string("cue"), stage: try entry.string("stage"),
-        latencies: try entry.member("histogram").histogram(), overBound: try entry.integer("overBound"),
-        traces: try entry.integer("traces"))
-      kinds[kind.name] = kind
+    /// The first cue entry with no `traces` count: a summary's, but in a report an error.
+    var entryWithoutTraces: String?
+    var violations: [Violation] = []
+    /// A summary's trace, as its cue entries add to it; named once the sources are known.
+    var summaryTrace = Trace(name: "")
+    /// A summary's violations by cue, named once the sources are known.
+    var summaryViolations: [(cue: String, count: Int)] = []
+
+    init(path: String) { self.path = path }
+
+    func error(_ message: String) -> JSONFile.Error { JSONFile.Error(path: path, message: message) }
+
+    mutating func add(_ element: DocumentReader, to array: String) throws {
+      switch array {
+      case "sources":
+        let name = try element.string("name")
+        sourceNames += sourceCount == 0 ? name : " + " + name
+        sourceCount += 1
+      case "traces": traces.append(try FleetReport.trace(row: element))
+      case "violations":
+        violations.append(
+          Violation(
+            trace: try element.string("trace"), cue: try element.string("cue"),
+            count: try element.integer("count")))
+      default:
+        let kind = Kind(
+          name: try element.string("cue"), stage: try element.string("stage"),
+          latencies: try element.member("histogram").histogram(), overBound: try element.integer("overBound"),
+          traces: 1)
+        var counted = kind
+        if element.has("traces") {
+          counted.traces = try element.integer("traces")
+        } else {
+          guard kind.latencies.count == (try element.integer("count", atLeast: 1)) else {
+            throw element.error("'\(element.path).count' does not match its histogram")
+          }
+          entryWithoutTraces = entryWithoutTraces ?? element.path
+        }
+        // Each name's histogram is kept: as many as there are cue kinds, whatever the file.
+        guard kinds[kind.name] != nil || kinds.count < CueKind.kindCount else {
+          throw element.error("more than \(CueKind.kindCount) cue kinds: '\(kind.name)' is one too many")
+        }
+        kinds[kind.name] = counted
+        addToSummaryTrace(kind)
+      }
     }
-    let violations = try report.member("violations").elements().map { entry in
-      Violation(
-        trace: try entry.string("trace"), cue: try entry.string("cue"), count: try entry.integer("count"))
+
+    /// What a summary's cue entry adds to its trace's row (a report's rows come whole).
+    private mutating func addToSummaryTrace(_ kind: Kind) {
+      summaryTrace.overBound = summaryTrace.overBound.addingSaturated(kind.overBound)
+      if kind.overBound > 0 { summaryViolations.append((kind.name, kind.overBound)) }
+      if kind.name == "camera.stall" { summaryTrace.stalls = kind.latencies.count }
+      if kind.name != "camera.gap",
+        kind.latencies.maximum > (summaryTrace.slowest?.latency ?? Nanoseconds(-1))
+      {
+        summaryTrace.slowest = (kind.name, kind.latencies.maximum)
+      }
     }
-    self.init(traces: traces, kinds: kinds, violations: violations)
+
+    /// The report, once the whole file was read.
+    func report() throws -> FleetReport {
+      guard let version else { throw error("not a crease summary or report: no 'version'") }
+      if arrays.contains("traces") {
+        guard version == FleetReport.version else {
+          throw error("unsupported report version \(version); this build reads \(FleetReport.version)")
+        }
+        guard arrays.contains("cues") else { throw error("missing 'cues'") }
+        guard arrays.contains("violations") else { throw error("missing 'violations'") }
+        if let entryWithoutTraces { throw error("missing '\(entryWithoutTraces).traces'") }
+        return FleetReport(traces: traces, kinds: kinds, violations: violations)
+      }
+      guard version == ReplaySummary.jsonVersion else {
+        throw error("unsupported summary version \(version); this build reads \(ReplaySummary.jsonVersion)")
+      }
+      guard arrays.contains("sources") else { throw error("missing 'sources'") }
+      guard arrays.contains("cues") else { throw error("missing 'cues'") }
+      return try summaryReport()
+    }
+
+    /// One trace's report from its summary.
+    private func summaryReport() throws -> FleetReport {
+      func member(_ key: String) throws -> DocumentReader {
+        guard let member = members[key] else { throw error("missing '\(key)'") }
+        return member
+      }
+      var trace = summaryTrace
+      trace.name = sourceNames
+      trace.lines = try FleetReport.lines(try member("total"))
+      trace.end = try member("end").string("rule")
+      let gaps = try member("gaps")
+      trace.gaps = try GapCause.allCases.map { try gaps.integer($0.rawValue) }
+      let stale = try member("staleFrames")
+      trace.staleFrames = stale.isNull ? 0 : try stale.integer()
+      let violations = summaryViolations.map { Violation(trace: trace.name, cue: $0.cue, count: $0.count) }
+      return FleetReport(traces: [trace], kinds: kinds, violations: violations)
+    }
   }
 
-  private static func lines(_ counts: DocumentReader) throws -> Lines {
+  /// A report's row for one trace.
+  fileprivate static func trace(row: DocumentReader) throws -> Trace {
+    var trace = Trace(name: try row.string("name"))
+    let error = try row.member("error")
+    trace.error = error.isNull ? nil : try error.string()
+    trace.lines = try Self.lines(row)
+    trace.end = try row.string("end")
+    trace.overBound = try row.integer("overBound")
+    let gaps = try row.member("gaps")
+    trace.gaps = try GapCause.allCases.map { try gaps.integer($0.rawValue) }
+    trace.stalls = try row.integer("stalls")
+    trace.staleFrames = try row.integer("staleFrames")
+    let slowest = try row.member("slowest")
+    if !slowest.isNull {
+      trace.slowest = (try slowest.string("cue"), Nanoseconds(Int64(try slowest.integer("maxNs"))))
+    }
+    return trace
+  }
+
+  fileprivate static func lines(_ counts: DocumentReader) throws -> Lines {
     Lines(
       lines: try counts.integer("lines"), processed: try counts.integer("processed"),
       rejected: try counts.integer("rejected"), late: try counts.integer("late"),
