@@ -99,3 +99,39 @@ func write(_ text: String, to path: String) throws {
   try sink.write(text)
   try sink.flush()
 }
+
+extension CreaseRun {
+  /// A run with the given standard input and output (a file, a pipe), its error in memory.
+  init(_ arguments: [String], input: ByteSource, output: ByteSink) {
+    let error = MemorySink()
+    status = CreaseCommand.run(
+      arguments, streams: StandardStreams(input: input, output: output, error: error))
+    self.output = (output as? MemorySink)?.text ?? ""
+    self.error = error.text
+  }
+}
+
+/// Runs `script` with `/bin/sh -c` in `directory`, `$CREASE` naming the built `crease`: for what
+/// only a process shows (signals, closed descriptors, resource limits). Its output and error
+/// are returned together; a script that needs more bounds its own run time with `timeout`.
+func shell(_ script: String, in directory: String) throws -> (
+  status: Int32, reason: Process.TerminationReason, output: String
+) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/bin/sh")
+  process.arguments = ["-c", script]
+  process.currentDirectoryURL = URL(fileURLWithPath: directory)
+  process.environment = ProcessInfo.processInfo.environment.merging(["CREASE": creaseExecutable]) { $1 }
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = output
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (process.terminationStatus, process.terminationReason, String(decoding: data, as: UTF8.self))
+}
+
+/// The names in `directory`, sorted.
+func listing(_ directory: String) throws -> [String] {
+  try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+}
