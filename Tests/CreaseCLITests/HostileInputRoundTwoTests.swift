@@ -208,3 +208,274 @@ struct ByteBoundTests {
     #expect(contents(of: "\(directory)/late.jsonl")?.split(separator: "\n").count == 20)
   }
 }
+
+@Suite("Hostile input, round 2: the same acceptance and values as json-c")
+struct DuplicateKeyTests {
+  @Test(
+    "of a key given twice the last counts, as json-c keeps it, even when it saturates",
+    arguments: [
+      #"{"t":5,"kind":"mark","label":"x","t":-9223372036854775808}"#,
+      #"{"t":5,"kind":"mark","label":"x","\u0074":-9223372036854775808}"#,
+      #"{"t":5,"kind":"mark","label":"x","t":9223372036854775808}"#,
+    ])
+  func lastOfTwice(line: String) {
+    let run = CreaseRun("replay", "-", input: line + "\n")
+    #expect(run.status == .dataError)
+    #expect(run.output.isEmpty, "not accepted at t = 5")
+    #expect(run.error.contains("'t'"), "\(run.error)")
+  }
+
+  @Test("a key given twice whose last value is good is taken with that value")
+  func goodLast() {
+    let run = CreaseRun("replay", "-", input: #"{"t":-1,"kind":"mark","label":"y","t":7}"# + "\n")
+    #expect(run.status == .success)
+    #expect(run.output == #"{"t":7,"since":7,"cue":"mark","label":"y"}"# + "\n")
+  }
+
+  @Test("a configuration key given twice: the last, and the error names its place")
+  func configurationTwice() throws {
+    let directory = temporaryDirectory()
+    try write(#"{"reorderWindowMs":50,"reorderWindowMs":99999999999999999999}"#, to: "\(directory)/c.json")
+    let run = CreaseRun("replay", "-c", "\(directory)/c.json", tracePath("every-kind.jsonl"))
+    #expect(run.status == .configuration)
+    #expect(run.error.contains("c.json:1:41:"), "\(run.error)")
+  }
+}
+
+@Suite("Hostile input, round 2: messages and outputs stay well-formed")
+struct WellFormedTests {
+  static let hostileStatus = #"{"t":1,"kind":"hinge","angle":1,"status":"clo\nsed\u001b[31m"}"#
+
+  @Test(
+    "a problem quoting control characters is one line, the characters escaped",
+    arguments: ["replay", "check", "stats"])
+  func escapedDiagnostics(command: String) {
+    let run = CreaseRun([command, "-"], input: Array((Self.hostileStatus + "\n").utf8))
+    let text = command == "check" ? run.output : run.error
+    let problem = text.split(separator: "\n").filter { $0.contains("error:") }
+    #expect(problem.count == 1, "\(text)")
+    #expect(problem.first?.contains(#"'clo\nsed\u001B[31m'"#) == true, "\(text)")
+    #expect(!text.utf8.contains(0x1B))
+  }
+
+  @Test("a usage error quoting an argument with control characters stays on its line")
+  func escapedUsage() {
+    let run = CreaseRun("replay", "--format", "te\nxt\u{1b}", tracePath("every-kind.jsonl"))
+    #expect(run.status == .usage)
+    #expect(run.error.hasPrefix("Error: ") && run.error.split(separator: "\n")[0].contains(#"te\nxt\u001B"#))
+  }
+
+  @Test("a label with control characters leaves the plot well-formed XML")
+  func plotControlCharacters() throws {
+    let directory = temporaryDirectory()
+    try write(#"{"t":0,"kind":"mark","label":"a\u0001b\u001f<&>"}"# + "\n", to: "\(directory)/t.jsonl")
+    let run = CreaseRun("plot", "\(directory)/t.jsonl", "-o", "\(directory)/t.svg")
+    #expect(run.status == .success, "\(run.error)")
+    let svg = try #require(bytes(of: "\(directory)/t.svg"))
+    #expect(!svg.contains { $0 < 0x20 && $0 != 0x0A }, "no control byte but newlines")
+    #expect(String(decoding: svg, as: UTF8.self).contains(#"a\u0001b\u001F&lt;&amp;&gt;"#))
+    let parsed = try shell(
+      #"python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' t.svg"#, in: directory)
+    #expect(parsed.status == 0, "an XML parser reads it: \(parsed.output)")
+  }
+
+  @Test(
+    "ill-formed UTF-8 that json-c's check lets through is refused at its byte",
+    arguments: [[0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80]] as [[UInt8]])
+  func illFormedUTF8(sequence: [UInt8]) throws {
+    let line = Array(#"{"t":0,"kind":"mark","label":"a"#.utf8) + sequence + Array("\"}\n".utf8)
+    let run = CreaseRun(["replay", "-"], input: line)
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("<stdin>:1:32: error: invalid JSON: invalid utf-8 string"), "\(run.error)")
+    let directory = temporaryDirectory()
+    let configuration =
+      Array(#"{"hinge":{"boundaries":[{"name":""#.utf8) + sequence
+      + Array(#"","below":1,"above":2}]}}"#.utf8)
+    let sink = try FileSink(creatingFileAt: "\(directory)/c.json")
+    try sink.write(configuration)
+    try sink.flush()
+    let refused = CreaseRun("replay", "-c", "\(directory)/c.json", tracePath("every-kind.jsonl"))
+    #expect(refused.status == .configuration)
+    #expect(refused.error.contains("invalid utf-8"), "\(refused.error)")
+  }
+
+  @Test("the line length limit does not count the CR of a CR LF line")
+  func carriageReturnNotCounted() throws {
+    let reader = LineReader(source: MemorySource("12345678\r\n123456789\r\n12345678\n"), maximumLineLength: 8)
+    guard case .complete(let first)? = try reader.next() else { Issue.record("the first line fits"); return }
+    #expect(first.count == 8 && reader.endedWithCarriageReturn)
+    guard case .overlong(let length)? = try reader.next() else {
+      Issue.record("the second is too long"); return
+    }
+    #expect(length == 10)
+    guard case .complete(let third)? = try reader.next() else { Issue.record("the third fits"); return }
+    #expect(third.count == 8)
+  }
+}
+
+@Suite("Hostile input, round 2: links, permissions, and large exports")
+struct LinkAndModeTests {
+  static let cues = contents(of: tracePath("every-kind.cues.jsonl"))
+
+  @Test("-o naming a symbolic link replaces the file it points to and keeps the link")
+  func throughLink() throws {
+    let directory = temporaryDirectory()
+    try write("old\n", to: "\(directory)/target")
+    #expect(symlink("target", "\(directory)/link") == 0)
+    let run = CreaseRun("replay", tracePath("every-kind.jsonl"), "-o", "\(directory)/link")
+    #expect(run.status == .success)
+    var status = stat()
+    #expect(lstat("\(directory)/link", &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK)
+    #expect(contents(of: "\(directory)/target") == Self.cues)
+    #expect(try listing(directory) == ["link", "target"])
+  }
+
+  @Test(
+    "a replaced file keeps its mode; a new one gets the umask's",
+    arguments: [0o400, 0o640, 0o755] as [mode_t])
+  func modeKept(mode: mode_t) throws {
+    let directory = temporaryDirectory()
+    try write("old\n", to: "\(directory)/out")
+    chmod("\(directory)/out", mode)
+    let run = CreaseRun("replay", tracePath("every-kind.jsonl"), "-o", "\(directory)/out")
+    #expect(run.status == .success)
+    var status = stat()
+    #expect(stat("\(directory)/out", &status) == 0)
+    #expect(status.st_mode & 0o7777 == mode)
+    // Read, not set and restored: tests run in parallel and create files meanwhile.
+    let umaskLine = contents(of: "/proc/self/status")?.split(separator: "\n").first { $0.hasPrefix("Umask:") }
+    let mask = try #require(
+      umaskLine.flatMap { mode_t($0.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) })
+    _ = CreaseRun("replay", tracePath("every-kind.jsonl"), "-o", "\(directory)/new")
+    #expect(stat("\(directory)/new", &status) == 0)
+    #expect(status.st_mode & 0o7777 == 0o666 & ~mask)
+  }
+
+  @Test("each preview mask track of a Chrome export is named for its own stream")
+  func maskTrackNames() throws {
+    let lines = (0..<3).flatMap { index in
+      [
+        #"{"t":\#(index * 2),"kind":"input","stream":"s\#(index)","camera":"outerFront"}"#,
+        #"{"t":\#(index * 2 + 1),"kind":"input","stream":"s\#(index)","camera":"innerFront"}"#,
+      ]
+    }
+    let run = CreaseRun("replay", "-f", "chrome", "-", input: lines.joined(separator: "\n") + "\n")
+    #expect(run.status == .success)
+    for index in 0..<3 {
+      #expect(
+        run.output.contains(#""tid":\#(10 + index),"args":{"name":"preview mask s\#(index)"}"#),
+        "\(run.output)")
+    }
+  }
+}
+
+@Suite("Hostile input, round 2: signals, pipes, descriptors and threads", .serialized)
+struct ProcessEdgeTests {
+  /// A script that starts a replay reading the FIFO `in` into `out`, waits until it has opened
+  /// its temporary output, sends it `signal`, and prints how it ended. `prelude` runs first.
+  static func interruptScript(_ signal: String, prelude: String = "") -> String {
+    """
+    \(prelude)
+    mkfifo in
+    $CREASE replay in -o out & pid=$!
+    exec 3>in
+    printf '%s\\n' '{"t":0,"kind":"mark","label":"a"}' >&3
+    i=0; while [ "$(ls -a | grep -c crease-)" = 0 ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done
+    kill -\(signal) $pid
+    sleep 0.2
+    exec 3>&-
+    wait $pid; echo "status $?"
+    """
+  }
+
+  @Test(
+    "a fatal signal leaves the old output and no temporary file", .timeLimit(.minutes(1)),
+    // Not INT or QUIT: a shell starts background jobs with those ignored, and they stay so.
+    arguments: ["HUP", "TERM", "USR1", "ALRM", "USR2"])
+  func fatalSignal(signal: String) throws {
+    let directory = temporaryDirectory()
+    try write("old\n", to: "\(directory)/out")
+    let run = try shell(Self.interruptScript(signal), in: directory)
+    #expect(!run.output.contains("status 0"), "ended by the signal: \(run.output)")
+    #expect(contents(of: "\(directory)/out") == "old\n")
+    #expect(try listing(directory) == ["in", "out"])
+  }
+
+  @Test("a signal removes every temporary file, however many are open", .timeLimit(.minutes(1)))
+  func manyTemporaryFiles() throws {
+    let directory = temporaryDirectory()
+    // 24 replays at once, each with its cue file open and waiting on a FIFO that stays quiet.
+    let run = try shell(
+      """
+      i=0; while [ $i -lt 24 ]; do mkfifo f$i; sleep 30 > f$i & i=$((i+1)); done
+      $CREASE batch $(ls f*) -d out -j 24 2>/dev/null & pid=$!
+      n=0; while [ "$(ls -a out 2>/dev/null | grep -c crease-)" -lt 24 ] && [ $n -lt 500 ]; do sleep 0.01; n=$((n+1)); done
+      echo "open $(ls -a out | grep -c crease-)"
+      kill -TERM $pid; wait $pid
+      echo "left $(ls -a out | grep -c crease-)"
+      pkill -P $$ sleep
+      """, in: directory)
+    #expect(run.output.contains("open 24"), "\(run.output)")
+    #expect(run.output.contains("left 0"), "\(run.output)")
+  }
+
+  @Test("a signal the parent set to be ignored stays ignored", .timeLimit(.minutes(1)))
+  func ignoredSignal() throws {
+    let directory = temporaryDirectory()
+    try write("old\n", to: "\(directory)/out")
+    let run = try shell(Self.interruptScript("HUP", prelude: "trap '' HUP"), in: directory)
+    #expect(run.output.contains("status 0"), "\(run.output)")
+    #expect(contents(of: "\(directory)/out") == #"{"t":0,"since":0,"cue":"mark","label":"a"}"# + "\n")
+    #expect(try listing(directory) == ["in", "out"])
+  }
+
+  @Test(
+    "a reader that goes away ends the run cleanly, however the parent set SIGPIPE", .timeLimit(.minutes(1)))
+  func readerGoesAway() throws {
+    let directory = temporaryDirectory()
+    // Cues enough to fill the pipe long after the reader left.
+    let replay = "$CREASE replay --loop 40 \(tracePath("synth-day.jsonl")) --summary-json S"
+    let dying = try shell("\(replay) | head -c 10 >/dev/null; ls -a", in: directory)
+    #expect(!dying.output.contains("crease-"), "no temporary file: \(dying.output)")
+    #expect(!dying.output.contains("S\n"), "no summary of a run that did not finish")
+    let ignoring = try shell(
+      #"trap '' PIPE; \#(replay) 2>err | head -c 10 >/dev/null; cat err; ls -a"#, in: directory)
+    #expect(
+      ignoring.output.contains("crease: <stdout>: Broken pipe"), "a write error, said: \(ignoring.output)")
+    #expect(!ignoring.output.contains("crease-"))
+  }
+
+  @Test("started with standard output or error closed, nothing lands in the files it opens")
+  func closedDescriptors() throws {
+    let directory = temporaryDirectory()
+    let trace = tracePath("every-kind.jsonl")
+    let run = try shell(
+      #"$CREASE replay \#(trace) --summary-json S >&-; echo "out $?"; $CREASE replay \#(trace) --summary-json E 2>&- >/dev/null; echo "err $?""#,
+      in: directory)
+    #expect(run.output.contains("out 0") && run.output.contains("err 0"), "\(run.output)")
+    for file in ["S", "E"] {
+      let summary = try #require(contents(of: "\(directory)/\(file)"))
+      #expect(summary.hasPrefix("{") && !summary.contains(#""cue":"mark""#), "only the summary in \(file)")
+      #expect((try? JSONSerialization.jsonObject(with: Data(summary.utf8))) != nil)
+    }
+  }
+
+  @Test("with no thread to be had, a replay runs on one and a batch finishes", .timeLimit(.minutes(2)))
+  func noThreads() throws {
+    let directory = temporaryDirectory()
+    // A stack limit no thread can be given makes every pthread_create fail (EAGAIN); the main
+    // thread's stack is already there.
+    let limit = "ulimit -s 100000000 || exit 3"
+    let replay = try shell(
+      #"\#(limit); $CREASE replay \#(tracePath("synth-day.jsonl")) -o cues.jsonl; echo "status $?""#,
+      in: directory)
+    #expect(replay.output.contains("status 0"), "\(replay.output)")
+    #expect(contents(of: "\(directory)/cues.jsonl") == contents(of: tracePath("synth-day.cues.jsonl")))
+    let traces = ["every-kind", "open-close", "dropped-frames"].map { tracePath("\($0).jsonl") }.joined(
+      separator: " ")
+    let batch = try shell(
+      #"\#(limit); $CREASE batch \#(traces) -d out -j 3; echo "status $?""#, in: directory)
+    #expect(batch.output.contains("status 0"), "\(batch.output)")
+    #expect(contents(of: "\(directory)/out/report.json") != nil)
+  }
+}

@@ -111,3 +111,111 @@ struct TraceRecorderTests {
     #expect(recorder.sink.text.split(separator: "\n").count == 3)
   }
 }
+
+@Suite("TraceRecorder: it refuses what replay would refuse")
+struct TraceRecorderRefusalTests {
+  static let refused: [(Event, RefusedEvent.Reason)] = [
+    (Event(t: 1, .hinge(HingeDelivery(angle: .degrees(.nan), status: .closed))), .nonFiniteAngle),
+    (Event(t: 1, .hinge(HingeDelivery(angle: .degrees(-.infinity), status: .closed))), .nonFiniteAngle),
+    (Event(t: 1, .hinge(HingeDelivery(angle: .radians(1e308), status: .closed))), .nonFiniteAngle),
+    (Event(t: 1, .frame(Frame(stream: "", pts: PresentationTime(nanoseconds: 0)))), .emptyStreamName),
+    (
+      Event(t: 1, .drop(Drop(stream: "", pts: PresentationTime(nanoseconds: 0), reason: .outOfBuffers))),
+      .emptyStreamName
+    ),
+    (Event(t: 1, .input(stream: "", camera: .backWide)), .emptyStreamName),
+    (
+      Event(t: 1, .direction(DirectionUpdate(toward: [CameraSet(.backWide)], away: [CameraSet(.backWide)]))),
+      .cameraTowardAndAway(.backWide)
+    ),
+    (Event(t: -1, .mark(label: "x")), .negativeTime),
+  ]
+
+  @Test(
+    "an event a trace cannot hold is refused, typed, and nothing is written", arguments: 0..<refused.count)
+  func refusedEvent(index: Int) throws {
+    let (event, reason) = Self.refused[index]
+    var recorder = try TraceRecorder(sink: MemorySink())
+    let before = recorder.sink.bytes
+    // By the reason: a NaN angle makes the events themselves unequal.
+    #expect { try recorder.send(event) } throws: { ($0 as? RefusedEvent)?.reason == reason }
+    #expect(recorder.sink.bytes == before)
+  }
+
+  @Test(
+    "a header a trace cannot start with is refused before anything is written",
+    arguments: [
+      (TraceHeader(version: 2), RefusedHeader.Reason.unsupportedVersion(2)),
+      (TraceHeader(nominalFrameRates: ["video": 0]), .frameRate(stream: "video", fps: 0)),
+      (TraceHeader(nominalFrameRates: ["video": .infinity]), .frameRate(stream: "video", fps: .infinity)),
+      (TraceHeader(nominalFrameRates: ["v\u{0}": 30]), .streamNameHoldsNUL("v\u{0}")),
+    ])
+  func refusedHeader(header: TraceHeader, reason: RefusedHeader.Reason) {
+    let sink = MemorySink()
+    #expect(throws: RefusedHeader(header: header, reason: reason)) {
+      _ = try TraceRecorder(sink: sink, header: header)
+    }
+    #expect(sink.bytes.isEmpty)
+  }
+
+  /// A random call of the recorder's: any event, values from every corner of their types.
+  static func randomEvent(_ random: inout SplitMix64, after t: Nanoseconds) -> Event {
+    let numbers: [Double] = [0, -0.0, 1e308, -1e308, .nan, .infinity, 5e-324, 179.5, -3, .pi]
+    let names: [StreamName] = [
+      "video", "", "v\u{0}x", "ü\u{1}", String(repeating: "s", count: 40).streamName,
+    ]
+    let cameras = Camera.allCases
+    let time = Nanoseconds(t.rawValue + Int64.random(in: -2...1_000_000, using: &random))
+    let stream = names.randomElement(using: &random)!
+    let pts = PresentationTime(nanoseconds: Int64.random(in: -5...Int64.max, using: &random))
+    switch Int.random(in: 0..<8, using: &random) {
+    case 0:
+      let value = numbers.randomElement(using: &random)!
+      let angle: Crease.Angle = Bool.random(using: &random) ? .degrees(value) : .radians(value)
+      return Event(
+        t: time,
+        .hinge(HingeDelivery(angle: angle, status: HingeStatus.allCases.randomElement(using: &random)!)))
+    case 1:
+      return Event(
+        t: time, .frame(Frame(stream: stream, pts: pts, camera: cameras.randomElement(using: &random))))
+    case 2: return Event(t: time, .drop(Drop(stream: stream, pts: pts, reason: .frameWasLate)))
+    case 3: return Event(t: time, .input(stream: stream, camera: cameras.randomElement(using: &random)!))
+    case 4:
+      let toward = CameraSet(rawValue: UInt8.random(in: 0..<64, using: &random))
+      let away = CameraSet(rawValue: UInt8.random(in: 0..<64, using: &random))
+      return Event(
+        t: time,
+        .direction(DirectionUpdate(view: ViewName(rawValue: stream.rawValue), toward: toward, away: away)))
+    case 5:
+      return Event(t: time, .session(SessionState(running: Bool.random(using: &random), previewVisible: nil)))
+    case 6: return Event(t: time, .mark(label: stream.rawValue + "\u{7f}\"\\"))
+    default: return Event(t: time, .display(DisplayChange(display: .inner, fullScreen: true)))
+    }
+  }
+
+  @Test("every line it writes for random calls passes crease check", arguments: 0..<8)
+  func randomCallsReadBack(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    var recorder = try TraceRecorder(
+      sink: MemorySink(), header: TraceHeader(nominalFrameRates: ["video": 29.97]))
+    var latest = Nanoseconds.zero
+    var written = 0
+    for _ in 0..<2_000 {
+      let event = Self.randomEvent(&random, after: latest)
+      do {
+        try recorder.send(event)
+        latest = event.t
+        written += 1
+      } catch is RefusedEvent {}
+    }
+    try recorder.finish()
+    let check = CreaseRun(["check", "-"], input: recorder.sink.bytes)
+    #expect(check.status == .success, "seed \(seed): \(check.output.prefix(2_000))")
+    #expect(
+      check.output.contains("\(written + 2) line(s), \(written + 2) processed, 0 rejected"), "seed \(seed)")
+  }
+}
+
+extension String {
+  fileprivate var streamName: StreamName { StreamName(rawValue: self) }
+}
