@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import CreaseRecording
 
 /// The invariants every fuzz target checks: not only "no crash", but every line accounted for
 /// once, the rejects and late outputs holding exactly the counted lines, and conversions and
@@ -183,8 +184,71 @@ enum FuzzChecks {
       precondition(
         twice.kinds[name]!.latencies.count == (overflow ? .max : doubled), "merging miscounted \(name)")
     }
+    // Counts from a file are input: percentiles over saturated counts rise with the percent and
+    // stay within the largest latency, never trap.
+    for kind in twice.kinds.values {
+      let percentiles = (0...100).map { kind.latencies.percentile($0) }
+      precondition(zip(percentiles, percentiles.dropFirst()).allSatisfy { $0 <= $1 }, "percentiles fall")
+      precondition(percentiles.last! <= kind.latencies.maximum, "a percentile past the largest latency")
+    }
     _ = twice.text
     let again = try? FleetReport.parse(report.json.bytes, path: "again.json")
     precondition(again == report, "a report does not read back as itself")
+  }
+
+  /// Recorder calls spelled by `bytes`, values from every corner of their types: whatever the
+  /// recorder takes, it writes as lines `crease` reads back whole, as the events given.
+  static func recorder(_ bytes: [UInt8]) {
+    var input = bytes[...]
+    func take() -> UInt8 { input.popFirst() ?? 0 }
+    func takeWord() -> UInt64 { (0..<8).reduce(0) { word, _ in word << 8 | UInt64(take()) } }
+    let names: [String] = ["video", "", "v\u{0}x", "\u{1}\u{7f}\"\\", "üñ"]
+    func name() -> String { names[Int(take()) % names.count] }
+    var header = TraceHeader()
+    if take() & 1 == 1 { header.nominalFrameRates[StreamName(rawValue: name())] = Double(bitPattern: takeWord()) }
+    guard var recorder = try? TraceRecorder(sink: MemorySink(), header: header) else { return }
+    var events: [Event] = []
+    while !input.isEmpty {
+      let t = Nanoseconds(Int64(bitPattern: takeWord()))
+      let payload: Event.Payload
+      switch take() % 8 {
+      case 0:
+        let value = Double(bitPattern: takeWord())
+        let angle: Angle = take() & 1 == 0 ? .degrees(value) : .radians(value)
+        payload = .hinge(HingeDelivery(angle: angle, status: HingeStatus.allCases[Int(take()) % 4]))
+      case 1:
+        let pts = PresentationTime(nanoseconds: Int64(bitPattern: takeWord()))
+        payload = .frame(Frame(stream: StreamName(rawValue: name()), pts: pts, camera: Camera(rawValue: take() % 8)))
+      case 2:
+        let pts = PresentationTime(nanoseconds: Int64(bitPattern: takeWord()))
+        payload = .drop(Drop(stream: StreamName(rawValue: name()), pts: pts, reason: .discontinuity))
+      case 3: payload = .input(stream: StreamName(rawValue: name()), camera: Camera(rawValue: take() % 6) ?? .backWide)
+      case 4:
+        payload = .direction(
+          DirectionUpdate(
+            view: ViewName(rawValue: name()), toward: CameraSet(rawValue: take() & 63),
+            away: CameraSet(rawValue: take() & 63)))
+      case 5: payload = .mark(label: name() + name())
+      case 6: payload = .session(SessionState(running: take() & 1 == 1, previewVisible: nil))
+      default: payload = .hinge(nil)
+      }
+      let event = Event(t: t, payload)
+      if (try? recorder.send(event)) != nil { events.append(event) }
+    }
+    guard (try? recorder.finish()) != nil else { return }
+    let parser = TraceParser()
+    let lines = recorder.sink.bytes.split(separator: 0x0A)
+    precondition(lines.count == events.count + 2, "a line for the header, each event and the end")
+    for (index, line) in lines.enumerated() {
+      let record: TraceRecord
+      do { record = try Array(line).withUnsafeBytes { bytes throws(TraceLineError) in try parser.parse(bytes) } } catch {
+        fatalError("crease refuses a line the recorder wrote: \(String(decoding: line, as: UTF8.self)): \(error)")
+      }
+      if index > 0 && index <= events.count {
+        precondition(
+          String(describing: record) == String(describing: TraceRecord.event(events[index - 1])),
+          "the line reads back as another event: \(String(decoding: line, as: UTF8.self))")
+      }
+    }
   }
 }
