@@ -68,7 +68,7 @@ struct DocumentReader {
       guard case .array(let values) = triple, values.count == 3,
         case .integer(let bucket) = values[0], bucket >= 0, bucket < LatencyHistogram.bucketCount,
         case .integer(let count) = values[1], count >= 1, let count = Int(exactly: count),
-        case .integer(let largest) = values[2], largest >= 0
+        case .integer(let largest) = values[2], largest >= 0, LatencyHistogram.bucket(of: largest) == bucket
       else { return try checkedHistogram() }
       histogram.add(
         LatencyHistogram.Bucket(count: count, maximum: Nanoseconds(largest)), toBucket: Int(bucket))
@@ -88,6 +88,10 @@ struct DocumentReader {
       }
       let count = try values[1].integer(atLeast: 1)
       let largest = try values[2].integer()
+      // A bucket's largest latency lies in the bucket: percentiles then rise with the percent.
+      guard LatencyHistogram.bucket(of: Int64(largest)) == bucket else {
+        throw values[2].error("'\(values[2].path)' (\(largest) ns) does not fall in bucket \(bucket)")
+      }
       histogram.add(
         LatencyHistogram.Bucket(count: count, maximum: Nanoseconds(Int64(largest))), toBucket: bucket)
     }
