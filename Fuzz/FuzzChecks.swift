@@ -205,7 +205,9 @@ enum FuzzChecks {
     let names: [String] = ["video", "", "v\u{0}x", "\u{1}\u{7f}\"\\", "üñ"]
     func name() -> String { names[Int(take()) % names.count] }
     var header = TraceHeader()
-    if take() & 1 == 1 { header.nominalFrameRates[StreamName(rawValue: name())] = Double(bitPattern: takeWord()) }
+    if take() & 1 == 1 {
+      header.nominalFrameRates[StreamName(rawValue: name())] = Double(bitPattern: takeWord())
+    }
     guard var recorder = try? TraceRecorder(sink: MemorySink(), header: header) else { return }
     var events: [Event] = []
     while !input.isEmpty {
@@ -218,11 +220,14 @@ enum FuzzChecks {
         payload = .hinge(HingeDelivery(angle: angle, status: HingeStatus.allCases[Int(take()) % 4]))
       case 1:
         let pts = PresentationTime(nanoseconds: Int64(bitPattern: takeWord()))
-        payload = .frame(Frame(stream: StreamName(rawValue: name()), pts: pts, camera: Camera(rawValue: take() % 8)))
+        payload = .frame(
+          Frame(stream: StreamName(rawValue: name()), pts: pts, camera: Camera(rawValue: take() % 8)))
       case 2:
         let pts = PresentationTime(nanoseconds: Int64(bitPattern: takeWord()))
         payload = .drop(Drop(stream: StreamName(rawValue: name()), pts: pts, reason: .discontinuity))
-      case 3: payload = .input(stream: StreamName(rawValue: name()), camera: Camera(rawValue: take() % 6) ?? .backWide)
+      case 3:
+        payload = .input(
+          stream: StreamName(rawValue: name()), camera: Camera(rawValue: take() % 6) ?? .backWide)
       case 4:
         payload = .direction(
           DirectionUpdate(
@@ -241,8 +246,11 @@ enum FuzzChecks {
     precondition(lines.count == events.count + 2, "a line for the header, each event and the end")
     for (index, line) in lines.enumerated() {
       let record: TraceRecord
-      do { record = try Array(line).withUnsafeBytes { bytes throws(TraceLineError) in try parser.parse(bytes) } } catch {
-        fatalError("crease refuses a line the recorder wrote: \(String(decoding: line, as: UTF8.self)): \(error)")
+      do {
+        record = try Array(line).withUnsafeBytes { bytes throws(TraceLineError) in try parser.parse(bytes) }
+      } catch {
+        fatalError(
+          "crease refuses a line the recorder wrote: \(String(decoding: line, as: UTF8.self)): \(error)")
       }
       if index > 0 && index <= events.count {
         precondition(

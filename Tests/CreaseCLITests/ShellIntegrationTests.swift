@@ -10,16 +10,8 @@ func runShell(_ shell: String, _ arguments: [String], script: String) throws -> 
     FileManager.default.isExecutableFile(atPath: $0)
   }
   guard let path else { return nil }
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: path)
-  process.arguments = arguments + [script]
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = output
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  let run = try runProcess(path, arguments + [script])
+  return (run.status, run.output)
 }
 
 @Suite("Command line: completions and the manual page")

@@ -117,11 +117,20 @@ extension CreaseRun {
 func shell(_ script: String, in directory: String) throws -> (
   status: Int32, reason: Process.TerminationReason, output: String
 ) {
+  try runProcess("/bin/sh", ["-c", script], in: directory, environment: ["CREASE": creaseExecutable])
+}
+
+/// Runs the program at `path` to its end, its output and error read together.
+func runProcess(
+  _ path: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]
+) throws -> (status: Int32, reason: Process.TerminationReason, output: String) {
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/bin/sh")
-  process.arguments = ["-c", script]
-  process.currentDirectoryURL = URL(fileURLWithPath: directory)
-  process.environment = ProcessInfo.processInfo.environment.merging(["CREASE": creaseExecutable]) { $1 }
+  process.executableURL = URL(fileURLWithPath: path)
+  process.arguments = arguments
+  if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+  if !environment.isEmpty {
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  }
   let output = Pipe()
   process.standardOutput = output
   process.standardError = output

@@ -256,13 +256,11 @@ final class JSONStreamReader {
   private func escape(into bytes: inout [UInt8]) throws {
     guard let letter = try peek() else { throw error("invalid JSON: unterminated string") }
     try advance()
+    if let character = JSONEscape.character(for: letter) {
+      bytes.append(character)
+      return
+    }
     switch letter {
-    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(letter)
-    case UInt8(ascii: "b"): bytes.append(0x08)
-    case UInt8(ascii: "f"): bytes.append(0x0C)
-    case UInt8(ascii: "n"): bytes.append(0x0A)
-    case UInt8(ascii: "r"): bytes.append(0x0D)
-    case UInt8(ascii: "t"): bytes.append(0x09)
     case UInt8(ascii: "u"):
       let unit = try hexUnit()
       var value = UInt32(unit)

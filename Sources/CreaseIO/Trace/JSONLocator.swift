@@ -118,18 +118,13 @@ enum JSONLocator {
         }
         let escape = raw[index + 1]
         index += 2
-        switch escape {
-        case UInt8(ascii: "b"): units.append(0x08)
-        case UInt8(ascii: "f"): units.append(0x0C)
-        case UInt8(ascii: "n"): units.append(0x0A)
-        case UInt8(ascii: "r"): units.append(0x0D)
-        case UInt8(ascii: "t"): units.append(0x09)
-        case UInt8(ascii: "u"):
-          if let unit = hex(at: index) {
-            units.append(unit)
-            index += 4
-          }
-        default: units.append(UInt16(escape))
+        if let character = JSONEscape.character(for: escape) {
+          units.append(UInt16(character))
+        } else if escape == UInt8(ascii: "u"), let unit = hex(at: index) {
+          units.append(unit)
+          index += 4
+        } else {
+          units.append(UInt16(escape))
         }
       }
       return String(decoding: units, as: UTF16.self)
