@@ -16,7 +16,10 @@ public final class JSONLinesReader: RecordReader {
   public var position: Int { lines.lineNumber }
   public var bytesRead: Int { lines.bytesRead }
   public var hasBufferedItem: Bool { lines.hasBufferedLine }
-  public private(set) var line: UnsafeRawBufferPointer?
+  // State behind public getters, stored privately: a class's public stored property keeps its
+  // runtime exclusivity checks in a plain release build (callgrind: 491 instructions a JSON line).
+  private var storedLine : UnsafeRawBufferPointer?
+  public var line: UnsafeRawBufferPointer? { storedLine }
   public var lineTerminator: String { lines.endedWithCarriageReturn ? "\r\n" : "\n" }
   public var endsWithCarriageReturn: Bool { lines.endedWithCarriageReturn }
   public var unknownKeys: [UnknownKey] { parser.unknownKeys }
@@ -29,10 +32,10 @@ public final class JSONLinesReader: RecordReader {
     // A line as TraceEncoder writes it, nearly every line, is parsed where it lies in the
     // buffer, and its end is where its record ends: no search for the newline first.
     if let (record, length, crlf) = parser.canonicalLine(atStartOf: lines.buffered) {
-      line = lines.takeLine(length: length, endsWithCarriageReturn: crlf)
+      storedLine = lines.takeLine(length: length, endsWithCarriageReturn: crlf)
       return .record(record)
     }
-    line = nil
+    storedLine = nil
     guard let next = try lines.next(overflow: overflow) else {
       return .endOfInput
     }
@@ -41,9 +44,9 @@ public final class JSONLinesReader: RecordReader {
       try overflow?.write("\n")
       return .bad(
         column: lines.maximumLineLength + 1,
-        message: "line is \(length) bytes long; the longest line read is \(lines.maximumLineLength) bytes")
+        message: "storedLine is \(length) bytes long; the longest storedLine read is \(lines.maximumLineLength) bytes")
     case .complete(let bytes):
-      line = bytes
+      storedLine = bytes
       guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return .blank }
       do {
         return .record(try parser.parse(bytes))
