@@ -70,8 +70,10 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// What a call left for ``resume()`` once it had produced ``cueLimit`` cues.
   private var deferred: AfterRelease?
 
-  private var context = ProcessingContext<Processor.TimerTag>()
-  private var sources: SourceStates
+  // Internal and usable from inlinable code: ``refusal(at:isEnd:from:)`` reads them, inlined
+  // into its callers in other modules.
+  @usableFromInline var context = ProcessingContext<Processor.TimerTag>()
+  @usableFromInline var sources: SourceStates
   private var buffer = ReorderBuffer<PendingEvent>()
   private var nextSequence: UInt64 = 0
 
@@ -109,20 +111,18 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   }
 
   /// Passes a trace header to the processor.
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   public mutating func apply(_ header: TraceHeader) { processor.apply(header) }
 
   /// Why ``push(_:from:)`` would refuse an event at `t` from `source` now, or `nil` when it
   /// would take it (an `end` event is never late). A caller that still needs a refused event
   /// asks first, and hands over the others without a copy.
   @inline(__always)
-  // The entry points are specialized for `Pipeline` here, where it is known, and exported: a
-  // client built without cross-module optimization (an app's, a plain `swift build -c release`)
-  // then calls them instead of the generic code (callgrind: a JSON line 8,424 → 2,275
-  // instructions with `TraceReplay.run` specialized too).
-  @_specialize(exported: true, where Processor == Pipeline)
+  // Inlinable: asked before every event, and as a call from another module it copied the
+  // whole engine (callgrind: about 120 instructions an event in a plain release build). An
+  // owner resumes deferred work before it asks (the deferred work may move `now`).
+  @inlinable
   public func refusal(at t: Nanoseconds, isEnd: Bool, from source: Int) -> Admission? {
-    assert(deferred == nil, "an owner resumes deferred work before it asks about the next event")
     guard !sources[source].finished else { return .afterEnd }
     if isEnd { return nil }
     if let latest = sources[source].latest, latest - t > reorderWindow { return .late(behind: latest - t) }
@@ -134,7 +134,11 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// Takes in one event of `source` and processes every event that can no longer be overtaken.
   /// - Complexity: O(*k* + *s*) amortized, where *k* is how many buffered events the new one
   ///   sorts before (0 for in-order input) and *s* the number of sources.
-  @_specialize(exported: true, where Processor == Pipeline)
+  // The entry points are specialized for `Pipeline` here, where it is known, and exported: a
+  // client built without cross-module optimization (an app's, a plain `swift build -c release`)
+  // then calls them instead of the generic code (callgrind: a JSON line 8,424 → 2,275
+  // instructions with `TraceReplay.run` specialized too).
+  @_specialize(exported:true,where Processor == Pipeline)
   public mutating func push(_ event: consuming Event, from source: Int) -> Admission {
     // Judged against the time the work already handed in reaches, not where it stopped.
     finishDeferredWork()
@@ -156,7 +160,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   // Never inlined: inlined into a second caller, the reorder buffer's insertion was compiled
   // again, generically, and copied each event twice (callgrind: 370 instructions an event more).
   @inline(never)
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   package mutating func admit(_ event: consuming Event, from source: Int, isEnd: Bool) {
     if isEnd {
       sources[source].endTime = event.t
@@ -195,15 +199,22 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// if the work had not stopped. Any other call finishes the deferred work first, whatever
   /// it produces.
   /// - Complexity: as the call that deferred it, for the events it processes.
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   public mutating func resume() {
     guard let next = deferred else { return }
     deferred = nil
     release(then: next)
   }
 
-  /// Does the deferred work whole, for a call that comes before its owner resumed.
+  /// Does the deferred work whole, for a call that comes before its owner resumed. Asked by
+  /// every push: the test is inlined, and only the work is a call (as a call, 18 instructions an
+  /// event).
+  @inline(__always)
   private mutating func finishDeferredWork() {
+    if deferred != nil { finishDeferredWorkWhole() }
+  }
+
+  private mutating func finishDeferredWorkWhole() {
     while let next = deferred {
       deferred = nil
       release(then: next, bounded: false)
@@ -251,7 +262,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
 
   /// Marks `source` as ended (end of its stream, or its `end` event); when it is the last one,
   /// processes what is buffered and applies the end-of-input rule.
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   public mutating func finish(source: Int) {
     guard !sources[source].finished else { return }
     finishDeferredWork()
@@ -274,7 +285,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// debounce or settle cue comes on time while the source is quiet.
   /// - Complexity: O(*e* · *s* + *t* log *n*) for *e* events released, *s* sources, and *t* of
   ///   *n* pending timers fired.
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   public mutating func advance(to time: Nanoseconds) {
     guard endOfInput == nil else { return }
     finishDeferredWork()
@@ -287,7 +298,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
 
   /// Stops the input here (`--strict` met a bad line): processes every buffered event, with the
   /// timers due before each, and leaves later timers pending.
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   public mutating func stop() {
     guard endOfInput == nil else { return }
     finishDeferredWork()
@@ -297,13 +308,13 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   }
 
   /// The processor's bound for `cue`, asked in place (reading ``processor`` would copy it).
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   public func latencyBound(for cue: Cue) -> Nanoseconds? { processor.latencyBound(for: cue) }
 
   /// Appends the cues produced so far to `buffer`, in output order, and forgets them.
   /// - Complexity: O(1) when `buffer` is empty (the buffers are swapped), else O(*c*) in the
   ///   number of cues; no allocation once both buffers have grown to their working size.
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   public mutating func drainCues(into buffer: inout [Cue]) {
     // Most events emit nothing, and emptying an empty array still costs a call.
     guard !context.cues.isEmpty else { return }
@@ -322,7 +333,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// stream's nominal rate, which a later header may change, so an owner that writes cues
   /// later drains their bounds with them.
   /// - Complexity: as ``drainCues(into:)``, plus O(*c*) for the bounds.
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   public mutating func drainCues(into buffer: inout [Cue], bounds: inout [Nanoseconds?]) {
     for index in context.cues.indices { bounds.append(processor.latencyBound(for: context.cues[index])) }
     drainCues(into: &buffer)
@@ -333,7 +344,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// the cues from the back: ``drainCues(into:bounds:)`` without copying each cue to ask its
   /// bound (callgrind: about 250 instructions a cue).
   /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   package mutating func drainCuesLastFirst(_ take: (consuming Cue, Nanoseconds?) -> Void) {
     while let cue = context.cues.popLast() {
       let bound = processor.latencyBound(for: cue)
@@ -352,7 +363,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// Calls `body` with each cue produced so far, in output order, and forgets them; work
   /// deferred at ``cueLimit`` goes on between batches of cues, so this drains it all.
   /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows {
     while !context.cues.isEmpty {
       do {

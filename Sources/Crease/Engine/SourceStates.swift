@@ -5,16 +5,19 @@
 /// one source writes its latest `t` for every event, and writing into an array element first
 /// asks whether the array's storage is shared (a runtime call); a stored field needs no such
 /// check.
+@usableFromInline
 struct SourceStates: RandomAccessCollection, MutableCollection, Sendable {
   /// One source's state.
+  @usableFromInline
   struct State: Sendable {
-    var latest: Nanoseconds?
+    @usableFromInline var latest: Nanoseconds?
     var endTime: Nanoseconds?
-    var finished = false
+    @usableFromInline var finished = false
   }
 
-  private var first = State()
-  private var others: [State]
+  // Usable from inlinable code: the engine's admission test reads them from other modules.
+  @usableFromInline var first = State()
+  @usableFromInline var others: [State]
 
   /// `count` sources that have read nothing; `count` is at least 1.
   init(count: Int) {
@@ -22,10 +25,11 @@ struct SourceStates: RandomAccessCollection, MutableCollection, Sendable {
     others = Array(repeating: State(), count: count - 1)
   }
 
-  var startIndex: Int { 0 }
-  var endIndex: Int { others.count + 1 }
+  @usableFromInline var startIndex: Int { 0 }
+  @usableFromInline var endIndex: Int { others.count + 1 }
 
   /// - Complexity: O(1).
+  @inlinable
   subscript(index: Int) -> State {
     get { index == 0 ? first : others[index - 1] }
     set {

@@ -31,9 +31,11 @@ public struct Nanoseconds: RawRepresentable, Hashable, Comparable, Sendable {
   /// The earliest representable time.
   public static let min = Nanoseconds(.min)
 
+  @inlinable
   public static func < (lhs: Nanoseconds, rhs: Nanoseconds) -> Bool { lhs.rawValue < rhs.rawValue }
 
   /// The sum, saturating at the ends of the range instead of trapping.
+  @inlinable
   public static func + (lhs: Nanoseconds, rhs: Nanoseconds) -> Nanoseconds {
     let (sum, overflow) = lhs.rawValue.addingReportingOverflow(rhs.rawValue)
     guard overflow else { return Nanoseconds(sum) }
@@ -41,6 +43,7 @@ public struct Nanoseconds: RawRepresentable, Hashable, Comparable, Sendable {
   }
 
   /// The difference, saturating at the ends of the range instead of trapping.
+  @inlinable
   public static func - (lhs: Nanoseconds, rhs: Nanoseconds) -> Nanoseconds {
     let (difference, overflow) = lhs.rawValue.subtractingReportingOverflow(rhs.rawValue)
     guard overflow else { return Nanoseconds(difference) }
