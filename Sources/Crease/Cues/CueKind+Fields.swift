@@ -28,6 +28,9 @@ public protocol CueFieldWriter {
 extension CueKind {
   /// Writes each field after `t`, `since` and `cue`, in output order (SPEC 3), with `writer`.
   /// - Complexity: O(*f*) in the number and size of the fields.
+  // Inlinable, so that each format's writer specializes it where the format is known: in
+  // another module it was called generically, through the writer's witness table.
+  @inlinable
   public func writeFields<Writer: CueFieldWriter>(_ writer: Writer.Type, to output: inout Writer.Output) {
     func body(_ key: StaticString, _ value: CueFieldValue) { Writer.write(key, value, to: &output) }
     switch self {

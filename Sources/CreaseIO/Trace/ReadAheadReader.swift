@@ -16,7 +16,7 @@ import Glibc
 /// lines, gains nothing. ``TraceReplay`` reads ahead only when neither is the case.
 ///
 /// Memory is bounded: at most ``batchCount`` batches of ``batchSize`` items and their lines
-/// are in flight, each batch ending early at ``batchBytes`` of lines and text, and their
+/// are in flight, each batch ending early at ``batchBytes`` of its source, and their
 /// storage is reused, so reading allocates nothing per item.
 public final class ReadAheadReader: RecordReader {
   /// Items per batch: large enough that handing a batch over costs nothing per item, and that
@@ -27,8 +27,8 @@ public final class ReadAheadReader: RecordReader {
   /// Batches in flight: one being read, one being handed over, and room for either side to
   /// run ahead for a moment.
   public static let batchCount = 4
-  /// The bytes of lines and text past which a batch is handed over however few its items:
-  /// traces of few large events (labels of a megabyte) stay within a few MiB in flight too.
+  /// The bytes of its source past which a batch is handed over however few its items: traces of
+  /// few large events (labels of a megabyte) stay within a few MiB in flight too.
   public static let batchBytes = 1 << 20
 
   private let reader: any RecordReader
@@ -199,8 +199,11 @@ private final class Batch: @unchecked Sendable {
   private let noteStorage = UnsafeMutablePointer<Note>.allocate(capacity: ReadAheadReader.batchSize)
   var notes: UnsafePointer<Note> { UnsafePointer(noteStorage) }
   private(set) var count = 0
-  /// The bytes of the kept lines and of the items' text (``Crease/Event/Payload/textByteCount``).
-  private var bytes = 0
+  /// How far into its source the reader was at the first item, and is at the last: an item's
+  /// text and line come from the bytes read between, so they bound the batch's memory (asked
+  /// of each item instead, they cost a copy of it: about 90 instructions an event).
+  private var firstBytesRead = 0
+  private var lastBytesRead = 0
   /// Items before this one have been moved out (the caller says so as it gives the batch back).
   var taken = 0
   /// Unknown keys by item, only while the reader collects them.
@@ -222,13 +225,14 @@ private final class Batch: @unchecked Sendable {
     lines.deallocate()
   }
 
-  var isFull: Bool { count == ReadAheadReader.batchSize || bytes >= ReadAheadReader.batchBytes }
+  var isFull: Bool {
+    count == ReadAheadReader.batchSize || lastBytesRead - firstBytesRead >= ReadAheadReader.batchBytes
+  }
 
   /// Empties the batch for the next use, keeping its storage.
   func reset() {
     (items + taken).deinitialize(count: count - taken)
     count = 0
-    bytes = 0
     taken = 0
     if !keysByItem.isEmpty { keysByItem.removeAll() }
     used = 0
@@ -250,9 +254,9 @@ private final class Batch: @unchecked Sendable {
       note.lineStart = used
       note.lineCount = line.count
       keep(line)
-      bytes &+= line.count
     }
-    if case .record(.event(let event)) = item { bytes &+= event.payload.textByteCount }
+    if count == 0 { firstBytesRead = note.bytesRead }
+    lastBytesRead = note.bytesRead
     (items + count).initialize(to: item)
     (noteStorage + count).initialize(to: note)
     count &+= 1
