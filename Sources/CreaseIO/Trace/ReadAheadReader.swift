@@ -351,7 +351,7 @@ private final class Producer<Reader: RecordReader>: @unchecked Sendable {
       let note = Note(
         position: reader.position, bytesRead: reader.bytesRead,
         endsWithCarriageReturn: reader.endsWithCarriageReturn)
-      batch.append(item, line: keepsLines ? reader.line : nil, note: note)
+      batch.append(consume item, line: keepsLines ? reader.line : nil, note: note)
       if collectsKeys { batch.keepUnknownKeys(reader.unknownKeys) }
       if batch.isLast { return }
     }
