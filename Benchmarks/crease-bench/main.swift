@@ -117,7 +117,9 @@ if access(crease, X_OK) == 0 {
       try Spawn.run("\(crease) convert \(path) -o \(converted)")
       return converted
     }
-    print("\ninstructions per line under callgrind, plain swift build -c release (SPEC 9: JSONL ≤ 900, binary ≤ 1.2× the C peer):")
+    print(
+      "\ninstructions per line under callgrind, plain swift build -c release"
+        + " (SPEC 9: JSONL ≤ 900, binary ≤ 1.2× the C peer):")
     let added = longer - shorter
     var steadyRuns: [InstructionProfile.LabelledRun] = []
     for (label, paths) in [("JSONL", jsonl), ("binary", binaries)] {
