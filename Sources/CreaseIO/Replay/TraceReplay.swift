@@ -90,7 +90,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   /// - Parameter reopen: opens source `i` again for the next loop; required when `loops` > 1.
   // Specialized here for the pipeline `crease` runs: a client's build without cross-module
   // optimization (any app's, `swift build -c release`'s) would otherwise call the generic code.
-  @_specialize(exported: true, where Processor == Pipeline)
+  @_specialize(exported:true,where Processor == Pipeline)
   public func run(
     _ sources: [ByteSource], reopen: ((Int) throws -> ByteSource)? = nil, to outputs: Outputs
   ) throws -> (ReplaySummary, Processor) {

@@ -18,7 +18,7 @@ public final class JSONLinesReader: RecordReader {
   public var hasBufferedItem: Bool { lines.hasBufferedLine }
   // State behind public getters, stored privately: a class's public stored property keeps its
   // runtime exclusivity checks in a plain release build (callgrind: 491 instructions a JSON line).
-  private var storedLine : UnsafeRawBufferPointer?
+  private var storedLine: UnsafeRawBufferPointer?
   public var line: UnsafeRawBufferPointer? { storedLine }
   public var lineTerminator: String { lines.endedWithCarriageReturn ? "\r\n" : "\n" }
   public var endsWithCarriageReturn: Bool { lines.endedWithCarriageReturn }
@@ -44,7 +44,9 @@ public final class JSONLinesReader: RecordReader {
       try overflow?.write("\n")
       return .bad(
         column: lines.maximumLineLength + 1,
-        message: "storedLine is \(length) bytes long; the longest storedLine read is \(lines.maximumLineLength) bytes")
+        message:
+          "line is \(length) bytes long; the longest line read is \(lines.maximumLineLength) bytes"
+      )
     case .complete(let bytes):
       storedLine = bytes
       guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return .blank }

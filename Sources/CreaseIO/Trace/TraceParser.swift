@@ -58,7 +58,9 @@ public final class TraceParser {
   /// Empties ``unknownKeys`` for a line the fast path took, which has none. Asked whether it is
   /// empty first: it nearly always is, and emptying an empty array still calls the runtime.
   @inline(__always) private func forgetUnknownKeys() {
-    if storedCollectsUnknownKeys, !storedUnknownKeys.isEmpty { storedUnknownKeys.removeAll(keepingCapacity: true) }
+    if storedCollectsUnknownKeys, !storedUnknownKeys.isEmpty {
+      storedUnknownKeys.removeAll(keepingCapacity: true)
+    }
   }
 
   /// The record of a line spelled as ``TraceEncoder`` writes it at the start of `bytes`, the
