@@ -58,9 +58,6 @@ enum InterruptCleanup {
     }
   }
 
-  /// The paths a signal would remove now (for tests).
-  static var registeredPaths: [String] { registered.withLock { $0.map { String(cString: $0) } } }
-
   /// Makes `paths` what the handler sees, and frees the array it saw before once no handler can
   /// be reading it (or a path removed from it). Called under the mutex.
   private static func publish(_ paths: [UnsafeMutablePointer<CChar>]) {

@@ -43,9 +43,6 @@ final class JSONStreamReader {
 
   init(source: ByteSource) { self.source = source }
 
-  /// How deep the reader is: the objects and arrays open.
-  var depth: Int { stack.count }
-
   /// The next token, or `nil` after the whole document (and nothing but white space after it).
   /// - Complexity: O(*n*) in the token's length.
   func next() throws -> Token? {
