@@ -183,7 +183,9 @@ struct ByteBoundTests {
     #expect(labels == (0..<25).map { "\(label)\($0)"[...] }, "line order kept")
   }
 
-  @Test("a peak under 256 MB for marks of a megabyte a nanosecond apart, with a late output")
+  @Test(
+    "a peak under 256 MB for marks of a megabyte a nanosecond apart, with a late output",
+    .timeLimit(.minutes(2)))
   func largeMarks() throws {
     let directory = temporaryDirectory()
     let label = String(repeating: "m", count: 1_000_000)

@@ -233,6 +233,7 @@ private final class Batch: @unchecked Sendable {
   func reset() {
     (items + taken).deinitialize(count: count - taken)
     count = 0
+    (firstBytesRead, lastBytesRead) = (0, 0)
     taken = 0
     if !keysByItem.isEmpty { keysByItem.removeAll() }
     used = 0
