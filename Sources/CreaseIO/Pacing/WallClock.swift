@@ -1,5 +1,10 @@
 import Crease
-import Glibc
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The wall clock that paced output and idle advance follow; tests substitute a manual one.
 public protocol WallClock: AnyObject {

@@ -1,5 +1,10 @@
 import Crease
-import Glibc
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Formats, counts and writes cues on another thread than the replay's, so that the replay's
 /// own thread only processes events: on a thread of its own, or on the thread that reads the

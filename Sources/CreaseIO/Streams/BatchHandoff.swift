@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A lock and a condition that one or more ``BatchHandoff``s share, so that a thread serving
 /// several of them can wait for whichever needs it first.

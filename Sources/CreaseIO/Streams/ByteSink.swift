@@ -1,5 +1,10 @@
 import CreaseRecording
-import Glibc
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Somewhere bytes go: a file, a pipe, standard output, or memory in tests.
 public protocol ByteSink: AnyObject, TraceSink {
@@ -93,7 +98,7 @@ public final class FileSink: ByteSink {
   private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
     var offset = 0
     while offset < bytes.count {
-      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      let written = writeToDescriptor(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
         throw IOError.fromErrno(name)
@@ -127,4 +132,10 @@ public final class DiscardingSink: ByteSink {
   public init() {}
   public func write(_ bytes: UnsafeRawBufferPointer) throws {}
   public func flush() throws {}
+}
+
+/// The C library's `write`, which `FileSink`'s own `write` hides inside the class; at file scope
+/// the name is the C function's on Linux and on Darwin alike.
+private func writeToDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
 }

@@ -1,5 +1,10 @@
 import Crease
-import Glibc
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Somewhere bytes come from: a file, standard input, or memory in tests.
 public protocol ByteSource: AnyObject {
@@ -79,7 +84,7 @@ public final class FileSource: ByteSource {
 
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     while true {
-      let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+      let count = readFromDescriptor(descriptor, buffer.baseAddress, buffer.count)
       if count >= 0 { return count }
       if errno != EINTR { throw IOError.fromErrno(name) }
     }
@@ -128,4 +133,11 @@ public final class MemorySource: ByteSource {
     offset += count
     return count
   }
+}
+
+/// The C library's `read`, which `FileSource`'s own `read` hides inside the class; at file scope
+/// the name is the C function's on Linux and on Darwin alike.
+private func readFromDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int
+{
+  read(descriptor, buffer, count)
 }

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A failed read, write or open, with the path and the system's reason.
 public struct IOError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Splits a byte source into lines with a fixed amount of memory, whatever the file size or
 /// the length of its lines.

@@ -1,7 +1,12 @@
 import CJSONC
 import Crease
 import CreaseRecording
-import Glibc
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A one-pass matcher for the lines most traces are made of: `hinge`, `frame`, `drop` and
 /// `mark` events in plain JSON. No tree, no allocation beyond the record's own strings.

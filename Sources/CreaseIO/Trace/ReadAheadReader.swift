@@ -1,5 +1,10 @@
 import Crease
-import Glibc
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Runs another reader on a thread of its own, a few batches ahead of its caller, so reading
 /// and parsing a trace overlap with processing it: two cores instead of one.

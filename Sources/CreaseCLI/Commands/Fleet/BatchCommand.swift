@@ -1,7 +1,12 @@
 import Crease
 import CreaseIO
-import Glibc
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `crease batch`: many traces replayed independently, N at a time, then one fleet report.
 enum BatchCommand: Subcommand {
