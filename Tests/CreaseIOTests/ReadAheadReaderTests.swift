@@ -29,7 +29,7 @@ struct ReadAheadReaderTests {
     var taken = 0
     while true {
       let item: TraceItem
-      if takingEvents, let ahead = reader as? ReadAheadReader, let t = ahead.nextEventTime {
+      if takingEvents, let ahead = reader as? ReadAheadReader, let t = ahead.nextEventTime() {
         let event = ahead.takeEvent()
         #expect(event.t == t)
         item = .record(.event(event))

@@ -1,4 +1,5 @@
 import Crease
+import CreaseRecording
 
 /// Where a run reports bad and late lines: `FILE:LINE:COL: SEVERITY: MESSAGE` on the diagnostics
 /// sink (errors up to a limit, then only counted), and each such line copied verbatim to the
@@ -45,9 +46,45 @@ struct Diagnostics {
       "\(file):\(reader.position):\(column): \(severity): \(message.escapingControlCharacters)\n")
   }
 
+  /// Keeps a late event in the late output: its line as read, or, from a binary trace, its
+  /// JSON Lines encoding.
+  func keepLate(_ event: Event, readBy reader: any RecordReader) throws {
+    guard let late else { return }
+    if reader.line != nil { return try copyLine(of: reader, to: late) }
+    var line: [UInt8] = []
+    TraceEncoder.encode(.event(event), into: &line)
+    try late.write(line)
+  }
+
+  /// Reports the late event `reader` returned last, `behind` its trace's latest `t`.
+  func reportLate(_ reader: any RecordReader, behind: Nanoseconds, window: Nanoseconds, severity: String) throws {
+    let message =
+      "late event: \(behind.rawValue) ns behind the latest t of its trace, more than the reorder window"
+      + " (\(window.rawValue) ns)"
+    try report(reader, column: 1, severity, message)
+  }
+
+  /// Warns about each key the format does not define in the record `reader` returned last.
+  func warnAboutUnknownKeys(_ reader: any RecordReader) throws {
+    for key in reader.unknownKeys {
+      try report(reader, column: key.column, "warning", "unknown key '\(key.name)' is ignored")
+    }
+  }
+
   /// Says how many bad lines the limit left unreported.
   func reportUnshown(rejected: Int) throws {
     guard let limit, rejected > limit else { return }
     try sink.write("crease: \(rejected - limit) more bad line(s) not shown; \(rejected) rejected in all\n")
+  }
+
+  /// Says what the per-line reports left out: bad lines past the limit, and late lines unless
+  /// each was reported (never silently dropped, even without a late output).
+  func reportUnshown(_ total: ReplaySummary.LineCounts, lateReported: Bool) throws {
+    try reportUnshown(rejected: total.rejected)
+    if total.late > 0 && !lateReported {
+      let destination = late == nil ? "; --late FILE keeps them" : ", written to the late output"
+      try sink.write(
+        "crease: \(total.late) late line(s) not processed (more than the reorder window behind)\(destination)\n")
+    }
   }
 }

@@ -1,43 +1,36 @@
 import Crease
 
-/// One source of a ``TraceReplay``, read and counted in place.
+/// One source of a replay: its feed, where it stands in `--loop`, and its line counts.
 ///
-/// A class, outside the generic replay so its fields sit at fixed offsets: counting a line then
-/// costs no uniqueness check of an array of counters, and its reader is called without a retain
-/// (per-source arrays of readers, loops and counts cost the replay's thread about 80
-/// instructions a line). Usable from inlinable code because cross-module optimization does not
-/// carry code that uses an internal class into other modules: without it the command's replay
-/// was no longer specialized for its processor, and ran 15 times slower.
-@usableFromInline final class ReplaySource {
+/// A class, so its fields sit at fixed offsets: counting a line then costs no uniqueness check
+/// of an array of counters, and its feed is called without a retain (per-source arrays of
+/// readers, loops and counts cost the replay's thread about 80 instructions a line).
+final class ReplaySource<Feed: EventFeed> {
   /// The index of the source among the replay's, for the engine.
   let index: Int
-  /// The reader of this pass; the next pass gets a new `ReplaySource`, the counts carried over.
+  /// The feed of this pass; the next pass gets a new `ReplaySource`, the counts carried over.
+  let feed: Feed
+  /// The feed's reader, asked about the item last taken.
   let reader: any RecordReader
-  /// The reader again when it reads ahead, the usual case, called directly: through the
-  /// protocol each item was copied once more (20 instructions a line).
-  let readAhead: ReadAheadReader?
   /// Whether reading may wait for a writer (a pipe, a terminal, a live source): only then are
   /// cues flushed, and time advanced, before a read. A regular file or memory never makes a
   /// reader wait.
   let isLive: Bool
   var loop: LoopShift
-  var counts: ReplaySummary.LineCounts
+  private(set) var counts: ReplaySummary.LineCounts
 
-  init(index: Int, reader: any RecordReader, isLive: Bool, loop: LoopShift, counts: ReplaySummary.LineCounts)
-  {
+  init(index: Int, feed: Feed, isLive: Bool, loop: LoopShift, counts: ReplaySummary.LineCounts) {
     self.index = index
-    self.reader = reader
-    self.readAhead = reader as? ReadAheadReader
+    self.feed = feed
+    self.reader = feed.reader
     self.isLive = isLive
     self.loop = loop
     self.counts = counts
   }
 
-  /// Counts `count` lines read, each an event processed: what a replay's fast loop took,
-  /// added once when the loop ends rather than for each event.
-  func countProcessedEvents(_ count: Int) {
-    counts.lines += count
-    loop.records += count
-    counts.processed += count
+  /// Counts `lines` lines of one outcome; every line read is counted once, here.
+  func count(_ outcome: ReplaySummary.LineOutcome, lines: Int = 1) {
+    counts.add(lines, outcome)
+    if outcome != .blank { loop.records &+= lines }
   }
 }

@@ -20,6 +20,22 @@ public struct ReplaySummary: Hashable, Sendable {
 
     /// Whether every line landed in exactly one bucket.
     public var isBalanced: Bool { lines == processed + rejected + late + blank }
+
+    /// Counts `count` lines, each with `outcome`.
+    mutating func add(_ count: Int, _ outcome: LineOutcome) {
+      lines += count
+      switch outcome {
+      case .processed: processed += count
+      case .rejected: rejected += count
+      case .late: late += count
+      case .blank: blank += count
+      }
+    }
+  }
+
+  /// What became of a line: the bucket ``LineCounts`` counts it in.
+  enum LineOutcome {
+    case processed, rejected, late, blank
   }
 
   /// The cues of one kind.
@@ -85,9 +101,10 @@ public struct ReplaySummary: Hashable, Sendable {
   /// A summary of sources that have read nothing yet.
   public init(sources: [LineCounts]) { self.sources = sources }
 
-  /// Takes the cue statistics of `other`, which recorded the cues this summary did not.
+  /// Takes the cue statistics and pacing of `other`, which recorded the cues this summary did
+  /// not (a ``CueSink``'s).
   mutating func takeCues(of other: ReplaySummary) {
-    (cueTable, kindsSeen, gapsByCause) = (other.cueTable, other.kindsSeen, other.gapsByCause)
+    (cueTable, kindsSeen, gapsByCause, pacing) = (other.cueTable, other.kindsSeen, other.gapsByCause, other.pacing)
   }
 
   /// Counts `cue`, judged against `bound` (`nil`: no bound applies).

@@ -36,7 +36,7 @@ public final class ReadAheadReader: RecordReader {
   /// few large events (labels of a megabyte) stay within a few MiB in flight too.
   public static let batchBytes = 1 << 20
 
-  private let reader: any RecordReader
+  private let wrapped: any RecordReader
   private let handoff: BatchHandoff<Batch>
   /// A cue writer this reader's thread also serves, between batches.
   private var hostedJob: CueWriteJob?
@@ -69,7 +69,7 @@ public final class ReadAheadReader: RecordReader {
   /// never copies one, so the reading thread does not copy each line for it. A replay copies
   /// lines only to a late output (with a rejects output, it does not read ahead at all).
   public init(_ reader: any RecordReader, keepingLines: Bool = true) {
-    self.reader = reader
+    wrapped = reader
     keepsLines = keepingLines
     source = reader.source
     collectsKeys = reader.collectsUnknownKeys
@@ -106,7 +106,7 @@ public final class ReadAheadReader: RecordReader {
     get { collectsKeys }
     set {
       precondition(thread == nil, "collectsUnknownKeys is set before reading starts")
-      reader.collectsUnknownKeys = newValue
+      wrapped.collectsUnknownKeys = newValue
       collectsKeys = newValue
     }
   }
@@ -123,14 +123,15 @@ public final class ReadAheadReader: RecordReader {
   }
 
   /// The `t` of the next item when the batch being handed over holds it and it is an event
-  /// other than `end`: one ``takeEvent()`` may take. A replay's fast loop.
+  /// other than `end`: one ``takeEvent()`` may take. At the batch's end, `nil`, so that the
+  /// replay's fast loop ends and ``next()`` waits for the next batch.
   @inline(__always)
-  var nextEventTime: Nanoseconds? {
+  func nextEventTime() -> Nanoseconds? {
     guard cursor < count else { return nil }
     return items![cursor].eventTime
   }
 
-  /// Moves out the next item, which ``nextEventTime`` said is an event: ``next()`` without the
+  /// Moves out the next item, which ``nextEventTime()`` said is an event: ``next()`` without the
   /// item's wrapping.
   @inline(__always)
   func takeEvent() -> Event {
@@ -166,12 +167,12 @@ public final class ReadAheadReader: RecordReader {
 
   private func start() throws(IOError) {
     // Each format's reader by its own type, so its producer is compiled for it.
-    if let reader = reader as? JSONLinesReader {
+    if let reader = wrapped as? JSONLinesReader {
       thread = try startProducer(reading: reader)
-    } else if let reader = reader as? BinaryTraceReader {
+    } else if let reader = wrapped as? BinaryTraceReader {
       thread = try startProducer(reading: reader)
     } else {
-      thread = try startProducer(reading: reader)
+      thread = try startProducer(reading: wrapped)
     }
   }
 

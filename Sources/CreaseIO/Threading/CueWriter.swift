@@ -16,7 +16,7 @@ import Crease
 /// of its own and writes it, in that order, exactly as the replay would have. Its output is the
 /// same bytes. An error writing stops the writing, and the next hand-over, or ``finish()``,
 /// throws it.
-final class CueWriter {
+final class CueWriter: CueSink {
   /// Cues per batch: enough that a hand-over costs nothing per cue.
   static let batchSize = 1024
   /// The bytes of text past which a batch is handed over however few its cues: with
@@ -71,9 +71,9 @@ final class CueWriter {
     if full { handOver() }
   }
 
-  /// Hands the last cues over, waits for all of them to be written and flushed, and returns the
-  /// output and the cues' summary.
-  func finish() throws -> (output: LineOutput, summary: ReplaySummary) {
+  /// Hands the last cues over, waits for all of them to be written and flushed, and returns
+  /// their statistics. Never paced (``ReplayPlan``): `end` changes nothing.
+  func finish(at end: Nanoseconds?) throws -> ReplaySummary {
     if batch == nil { try takeFreeBatch() }
     batch!.isLast = true
     handOver()
@@ -81,8 +81,15 @@ final class CueWriter {
     if let thread { pthread_join(thread, nil) }
     thread = nil
     if let failure = job.failure { throw failure }
-    return (job.output, job.summary)
+    return job.summary
   }
+
+  // Nothing comes before the first cue, the output is not paced, and the writing thread flushes
+  // at the end: a replay writing behind never waits for its input (``ReplayPlan``).
+  func begin() {}
+  func start(at t: Nanoseconds) {}
+  func flush() {}
+  @inline(__always) func note(_ event: borrowing Event, from source: Int) {}
 
   private func takeFreeBatch() throws {
     guard handoff.waitForFreeBatch() else { throw job.failure! }
@@ -99,7 +106,7 @@ final class CueWriter {
 /// The writing: its state, and the steps a thread takes to do it. Its output, summary and
 /// failure are read by the replay's thread only once it is done.
 final class CueWriteJob: @unchecked Sendable {
-  private(set) var output: LineOutput
+  private var output: LineOutput
   let format: CueFormat
   private let handoff: BatchHandoff<CueBatch>
   private(set) var summary = ReplaySummary(sources: [])

@@ -60,6 +60,19 @@ final class CueBatch: @unchecked Sendable {
     count += added
   }
 
+  /// Moves the cues `engine` has produced through the batch, empty before and after, handing
+  /// each to `body` in order with its latency bound asked now: what a sink writing on the
+  /// replay's own thread does with them.
+  /// - Complexity: O(*n*) for *n* cues.
+  @inline(__always)
+  func pass<Processor>(
+    cuesOf engine: inout Engine<Processor>, to body: (Cue, Nanoseconds?) throws -> Void
+  ) rethrows {
+    append(cuesOf: &engine)
+    defer { removeAll() }
+    while let (cue, bound) = takeFirst() { try body(cue, bound) }
+  }
+
   /// Moves out the first cue not yet taken, with its bound; `nil` when all have been.
   /// - Complexity: O(1).
   func takeFirst() -> (cue: Cue, bound: Nanoseconds?)? {

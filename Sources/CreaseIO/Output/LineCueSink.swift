@@ -1,0 +1,41 @@
+import Crease
+
+/// Cues as lines, JSON Lines or text, written on the replay's own thread (and paced, with a
+/// pacer).
+struct LineCueSink: CueSink {
+  private var output: LineOutput
+  private let format: CueFormat
+  /// The cues drained, on their way to the output.
+  private let staged = CueBatch(capacity: CueWriter.batchSize)
+  private var summary = ReplaySummary(sources: [])
+
+  /// A sink writing to `output` in `format`, a line format.
+  init(output: LineOutput, format: CueFormat) {
+    precondition(format != .chrome, "the Chrome timeline has a sink of its own")
+    self.output = output
+    self.format = format
+  }
+
+  func begin() {}
+
+  mutating func start(at t: Nanoseconds) { output.startPacing(at: t) }
+
+  @inline(__always)
+  func note(_ event: borrowing Event, from source: Int) {}
+
+  mutating func write<Processor>(cuesOf engine: inout Engine<Processor>) throws {
+    try staged.pass(cuesOf: &engine) { cue, bound in
+      summary.record(cue, bound: bound)
+      try output.write(cue, in: format)
+    }
+  }
+
+  mutating func flush() throws { try output.flush() }
+
+  mutating func finish(at end: Nanoseconds?) throws -> ReplaySummary {
+    if let end { try output.finishPacing(at: end) }
+    try output.flush()
+    summary.pacing = output.pacer?.accuracy
+    return summary
+  }
+}

@@ -1,0 +1,43 @@
+import Crease
+
+/// A reader's items, read on the replay's own thread as it asks for them: one thread, several
+/// sources, a live source, or a rejects output (``ReplayPlan/inline``, ``ReplayPlan/writeBehind``).
+///
+/// Asking for the next event's time reads the next item and holds it until it is taken; the
+/// reader's position and line then describe the held item, which is the next one taken.
+final class ReaderFeed: EventFeed {
+  let reader: any RecordReader
+  /// The item read and not yet taken, moved in and out of storage of its own: a stored
+  /// optional item was destroyed through the runtime's generic value witnesses (callgrind:
+  /// about 280 instructions an event, `TraceItem.endOfInput`).
+  private let held = UnsafeMutablePointer<TraceItem>.allocate(capacity: 1)
+  private var isHolding = false
+
+  init(reading reader: any RecordReader, keepingLines: Bool) { self.reader = reader }
+
+  deinit {
+    if isHolding { held.deinitialize(count: 1) }
+    held.deallocate()
+  }
+
+  func nextEventTime() throws -> Nanoseconds? {
+    if !isHolding {
+      held.initialize(to: try reader.next())
+      isHolding = true
+    }
+    return held.pointee.eventTime
+  }
+
+  func takeEvent() -> Event {
+    guard case .record(.event(let event)) = takeHeld() else { preconditionFailure("not an event") }
+    return event
+  }
+
+  func takeItem() throws -> TraceItem { isHolding ? takeHeld() : try reader.next() }
+
+  private func takeHeld() -> TraceItem {
+    precondition(isHolding, "an item is taken after it was read")
+    isHolding = false
+    return held.move()
+  }
+}
