@@ -43,7 +43,7 @@ public enum TraceEncoder {
   }
 
   /// The most bytes ``write(_:to:)`` writes for `event`.
-  private static func lineCapacity(_ event: Event) -> Int {
+  static func lineCapacity(_ event: Event) -> Int {
     // `{"t":`, the time, `,"kind":`, the kind, and `}\n`; a field's key, separators and, for
     // a string, its quotes and escapes; numbers at their longest.
     let fixed = 32 + UnsafeByteWriter.integerCapacity
@@ -66,7 +66,7 @@ public enum TraceEncoder {
   }
 
   /// Writes `event` as one JSON line, at most ``lineCapacity(_:)`` bytes.
-  private static func write(_ event: Event, to writer: inout UnsafeByteWriter) {
+  static func write(_ event: Event, to writer: inout UnsafeByteWriter) {
     writer.write(#"{"t":"#)
     writer.writeInteger(event.t.rawValue)
     writer.write(#","kind":"#)

@@ -1,6 +1,7 @@
 /// The stages whose latency bounds SPEC 5 states, each covering a fixed set of cue kinds
-/// (``CueKind/latencyStage``).
-public enum LatencyStage: CaseIterable, Hashable, Sendable {
+/// (``CueKind/latencyStage``). The raw value is the stage's place in declaration order, from 0,
+/// given by the compiler: the index of tables by stage, `allCases.count` long.
+public enum LatencyStage: Int, CaseIterable, Hashable, Sendable {
   /// Cues that take effect with the event that causes them.
   case instant
   /// `hinge.status` and `regions.changed`.
@@ -17,20 +18,6 @@ public enum LatencyStage: CaseIterable, Hashable, Sendable {
   case stall
   /// `camera.gap`.
   case frameGaps
-
-  /// The stage's place in declaration order (`allCases`), from 0.
-  var ordinal: Int {
-    switch self {
-    case .instant: 0
-    case .statusDebounce: 1
-    case .settle: 2
-    case .progress: 3
-    case .accessory: 4
-    case .mask: 5
-    case .stall: 6
-    case .frameGaps: 7
-    }
-  }
 
   /// The stage's name in `--summary` and `--latency-budget` messages.
   public var name: String {

@@ -38,53 +38,64 @@ public enum CueKind: Hashable, Sendable {
   case mark(label: String)
 
   /// The cue's name in the output, such as `hinge.status`.
-  public var name: String {
+  public var name: String { tag.name }
+
+  /// The kind without its fields.
+  public var tag: Tag {
     switch self {
-    case .hingeInitial: "hinge.initial"
-    case .hingeUnavailable: "hinge.unavailable"
-    case .hingeAvailable: "hinge.available"
-    case .hingeStatus: "hinge.status"
-    case .regionsChanged: "regions.changed"
-    case .hingeThreshold: "hinge.threshold"
-    case .hingeMotion: "hinge.motion"
-    case .hingeSettled: "hinge.settled"
-    case .hingeProgress: "hinge.progress"
-    case .cameraGap: "camera.gap"
-    case .cameraStall: "camera.stall"
-    case .cameraPTSRegression: "camera.ptsRegression"
-    case .cameraDirection: "camera.direction"
-    case .cameraMirroring: "camera.mirroring"
-    case .cameraMask: "camera.mask"
-    case .accessoryEligible: "accessory.eligible"
-    case .mark: "mark"
+    case .hingeInitial: .hingeInitial
+    case .hingeUnavailable: .hingeUnavailable
+    case .hingeAvailable: .hingeAvailable
+    case .hingeStatus: .hingeStatus
+    case .regionsChanged: .regionsChanged
+    case .hingeThreshold: .hingeThreshold
+    case .hingeMotion: .hingeMotion
+    case .hingeSettled: .hingeSettled
+    case .hingeProgress: .hingeProgress
+    case .cameraGap: .cameraGap
+    case .cameraStall: .cameraStall
+    case .cameraPTSRegression: .cameraPTSRegression
+    case .cameraDirection: .cameraDirection
+    case .cameraMirroring: .cameraMirroring
+    case .cameraMask: .cameraMask
+    case .accessoryEligible: .accessoryEligible
+    case .mark: .mark
     }
   }
 
-  /// The kind's place in declaration order, from 0 (a table index; `kindCount` in all).
-  public var ordinal: Int {
-    switch self {
-    case .hingeInitial: 0
-    case .hingeUnavailable: 1
-    case .hingeAvailable: 2
-    case .hingeStatus: 3
-    case .regionsChanged: 4
-    case .hingeThreshold: 5
-    case .hingeMotion: 6
-    case .hingeSettled: 7
-    case .hingeProgress: 8
-    case .cameraGap: 9
-    case .cameraStall: 10
-    case .cameraPTSRegression: 11
-    case .cameraDirection: 12
-    case .cameraMirroring: 13
-    case .cameraMask: 14
-    case .accessoryEligible: 15
-    case .mark: 16
+  /// A cue kind without its fields: what tables by kind are indexed by.
+  ///
+  /// Its raw value is its place in declaration order, from 0, given by the compiler; tables
+  /// are `allCases.count` long. A new cue kind is a case here too (``CueKind/tag`` switches
+  /// over every kind), with its name, and every table grows with it.
+  public enum Tag: Int, CaseIterable, Hashable, Sendable {
+    case hingeInitial, hingeUnavailable, hingeAvailable, hingeStatus, regionsChanged, hingeThreshold
+    case hingeMotion, hingeSettled, hingeProgress, cameraGap, cameraStall, cameraPTSRegression
+    case cameraDirection, cameraMirroring, cameraMask, accessoryEligible, mark
+
+    /// The kind's name in the output, such as `hinge.status`.
+    public var name: String {
+      switch self {
+      case .hingeInitial: "hinge.initial"
+      case .hingeUnavailable: "hinge.unavailable"
+      case .hingeAvailable: "hinge.available"
+      case .hingeStatus: "hinge.status"
+      case .regionsChanged: "regions.changed"
+      case .hingeThreshold: "hinge.threshold"
+      case .hingeMotion: "hinge.motion"
+      case .hingeSettled: "hinge.settled"
+      case .hingeProgress: "hinge.progress"
+      case .cameraGap: "camera.gap"
+      case .cameraStall: "camera.stall"
+      case .cameraPTSRegression: "camera.ptsRegression"
+      case .cameraDirection: "camera.direction"
+      case .cameraMirroring: "camera.mirroring"
+      case .cameraMask: "camera.mask"
+      case .accessoryEligible: "accessory.eligible"
+      case .mark: "mark"
+      }
     }
   }
-
-  /// How many kinds there are.
-  public static let kindCount = 17
 }
 
 extension CueKind {

@@ -62,7 +62,7 @@ public struct Pipeline: EventProcessor, Sendable {
   /// The bound of the cue's stage under the configuration (SPEC 5); for a stall, `stallFactor`
   /// times its own stream's nominal frame duration as the camera stage knows it now.
   public func latencyBound(for cue: Cue) -> Nanoseconds? {
-    let stage = stageBounds[cue.kind.latencyStage.ordinal]
+    let stage = stageBounds[cue.kind.latencyStage.rawValue]
     guard case .cameraStall(let stream) = cue.kind else { return stage.bound() }
     return camera.nominalFrameDuration(of: stream).flatMap { stage.bound(nominal: $0) }
   }

@@ -99,8 +99,9 @@ extension FleetReport {
           entryWithoutTraces = entryWithoutTraces ?? element.path
         }
         // Each name's histogram is kept: as many as there are cue kinds, whatever the file.
-        guard kinds[kind.name] != nil || kinds.count < CueKind.kindCount else {
-          throw element.error("more than \(CueKind.kindCount) cue kinds: '\(kind.name)' is one too many")
+        guard kinds[kind.name] != nil || kinds.count < CueKind.Tag.allCases.count else {
+          throw element.error(
+            "more than \(CueKind.Tag.allCases.count) cue kinds: '\(kind.name)' is one too many")
         }
         kinds[kind.name] = counted
         addToSummaryTrace(kind)

@@ -75,7 +75,7 @@ public enum CueFormat: String, CaseIterable, Sendable {
   }
 
   /// Fields as JSON object members, each preceded by a comma: `,"key":value`.
-  private enum JSONFields: CueFieldWriter {
+  enum JSONFields: CueFieldWriter {
     static func write(_ key: StaticString, _ value: CueFieldValue, to writer: inout UnsafeByteWriter) {
       writer.write(UInt8(ascii: ","))
       writer.write(UInt8(ascii: "\""))

@@ -29,8 +29,8 @@ public struct LineOutput {
     try write(line, at: t, atMost: line.count) { line, writer in line.withUnsafeBytes { writer.write($0) } }
   }
 
-  /// Writes the line `encode` writes of `value` (newline included, at most `capacity` bytes),
-  /// due at trace time `t`: straight into the buffer, with no check per byte. The value is
+  /// Writes the line `encode` writes of `value` (newline included, at most `capacity` bytes,
+  /// which the writer checks), due at trace time `t`: straight into the buffer. The value is
   /// handed to `encode`, not captured by it: a captured cue was copied, and the copy destroyed,
   /// for every line (130 instructions a cue).
   package mutating func write<Value>(
@@ -43,7 +43,7 @@ public struct LineOutput {
     }
     buffer.withUnsafeMutableBufferPointer { bytes in
       let start = bytes.baseAddress!
-      var writer = UnsafeByteWriter(at: start + used)
+      var writer = UnsafeByteWriter(at: start + used, capacity: capacity)
       encode(value, &writer)
       used = writer.cursor - start
     }

@@ -57,7 +57,9 @@ struct Diagnostics {
   }
 
   /// Reports the late event `reader` returned last, `behind` its trace's latest `t`.
-  func reportLate(_ reader: any RecordReader, behind: Nanoseconds, window: Nanoseconds, severity: String) throws {
+  func reportLate(_ reader: any RecordReader, behind: Nanoseconds, window: Nanoseconds, severity: String)
+    throws
+  {
     let message =
       "late event: \(behind.rawValue) ns behind the latest t of its trace, more than the reorder window"
       + " (\(window.rawValue) ns)"
@@ -84,7 +86,8 @@ struct Diagnostics {
     if total.late > 0 && !lateReported {
       let destination = late == nil ? "; --late FILE keeps them" : ", written to the late output"
       try sink.write(
-        "crease: \(total.late) late line(s) not processed (more than the reorder window behind)\(destination)\n")
+        "crease: \(total.late) late line(s) not processed (more than the reorder window behind)\(destination)\n"
+      )
     }
   }
 }

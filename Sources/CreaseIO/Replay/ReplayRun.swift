@@ -233,7 +233,8 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
     try diagnostics.keepLate(event, readBy: source.reader)
     guard replay.strict || replay.warnsAboutLateLines else { return .next }
     try diagnostics.reportLate(
-      source.reader, behind: behind, window: replay.reorderWindow, severity: replay.strict ? "error" : "warning")
+      source.reader, behind: behind, window: replay.reorderWindow,
+      severity: replay.strict ? "error" : "warning")
     return replay.strict ? .stop : .next
   }
 

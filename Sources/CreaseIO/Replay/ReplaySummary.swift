@@ -59,7 +59,8 @@ public struct ReplaySummary: Hashable, Sendable {
 
   public var sources: [LineCounts]
   /// Per cue kind, by its ordinal (a table: no hashing per cue), with its name.
-  private var cueTable = [CueStatistics?](repeating: nil, count: CueKind.kindCount)
+  private var cueTable = [CueStatistics?](repeating: nil, count: CueKind.Tag.allCases.count)
+  /// A bit per kind seen (``CueKind/Tag/rawValue``): 64 kinds at most, which a test checks.
   private var kindsSeen: UInt64 = 0
 
   /// Per cue kind that occurred, by name.
@@ -104,14 +105,16 @@ public struct ReplaySummary: Hashable, Sendable {
   /// Takes the cue statistics and pacing of `other`, which recorded the cues this summary did
   /// not (a ``CueSink``'s).
   mutating func takeCues(of other: ReplaySummary) {
-    (cueTable, kindsSeen, gapsByCause, pacing) = (other.cueTable, other.kindsSeen, other.gapsByCause, other.pacing)
+    (cueTable, kindsSeen, gapsByCause, pacing) = (
+      other.cueTable, other.kindsSeen, other.gapsByCause, other.pacing
+    )
   }
 
   /// Counts `cue`, judged against `bound` (`nil`: no bound applies).
   // Inlined into the replay's cue writing: 5 instructions a cue line (callgrind).
   @inline(__always)
   public mutating func record(_ cue: Cue, bound: Nanoseconds?) {
-    let slot = cue.kind.ordinal
+    let slot = cue.kind.tag.rawValue
     // A bit per kind seen: testing the table's optional for nil copied the statistics out.
     if kindsSeen & (1 << slot) == 0 {
       kindsSeen |= 1 << slot

@@ -97,7 +97,9 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         sourceCount: sources.count, anySourceLive: sources.contains(where: \.isLive),
         allBinary: sources.allSatisfy(RecordReaders.isBinary), hasRejectsOutput: outputs.rejects != nil,
         paced: pacer != nil, cuesAreLines: format != .chrome,
-        cueOutputShared: [outputs.diagnostics, outputs.rejects, outputs.late].contains { $0 === outputs.cues },
+        cueOutputShared: [outputs.diagnostics, outputs.rejects, outputs.late].contains {
+          $0 === outputs.cues
+        },
         loops: loops))
     let output = LineOutput(sink: outputs.cues, pacer: pacer)
     switch plan {
@@ -111,7 +113,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       return try run(feeds, sources, sink: writer, reopen: reopen, outputs)
     case .writeBehind:
       let writer = try CueWriter(output: output, format: format)
-      return try run(openFeeds(sources, as: ReaderFeed.self, outputs), sources, sink: writer, reopen: reopen, outputs)
+      return try run(
+        openFeeds(sources, as: ReaderFeed.self, outputs), sources, sink: writer, reopen: reopen, outputs)
     }
   }
 
@@ -141,18 +144,22 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
         counts: ReplaySummary.LineCounts(name: pair.0.name))
     }
     var run = ReplayRun(replay: self, engine: engine, sources: replaySources, sink: sink, outputs: outputs)
-    run.reopen = reopen.map { reopen in { index in self.openFeed(try reopen(index), as: Feed.self, outputs) } }
+    run.reopen = reopen.map { reopen in { index in self.openFeed(try reopen(index), as: Feed.self, outputs) }
+    }
     try run.readAll()
     return (run.summary, run.engine.processor)
   }
 
-  private func openFeeds<Feed: EventFeed>(_ sources: [ByteSource], as feed: Feed.Type, _ outputs: Outputs) -> [Feed] {
+  private func openFeeds<Feed: EventFeed>(_ sources: [ByteSource], as feed: Feed.Type, _ outputs: Outputs)
+    -> [Feed]
+  {
     sources.map { openFeed($0, as: Feed.self, outputs) }
   }
 
   /// A feed of `source` in its format. Lines are kept for a late output only: rejected lines
   /// are copied on this thread, and a rejects output is never read ahead.
-  private func openFeed<Feed: EventFeed>(_ source: ByteSource, as feed: Feed.Type, _ outputs: Outputs) -> Feed {
+  private func openFeed<Feed: EventFeed>(_ source: ByteSource, as feed: Feed.Type, _ outputs: Outputs) -> Feed
+  {
     let reader = RecordReaders.open(source, overflow: outputs.rejects)
     reader.collectsUnknownKeys = warnsAboutUnknownKeys
     return Feed(reading: reader, keepingLines: outputs.late != nil)
