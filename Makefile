@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
-.PHONY: demo test test-deps schemas dask-test man install deps bench bench-deps lint format docs example fuzz test-sanitized
+.PHONY: demo test test-deps schemas dask-test man install deps bench bench-deps lint format docs example tagged-copy library-cost fuzz test-sanitized
 
 # The build every SwiftPM user and app gets: no flag changes code generation or turns off a
 # check (SPEC 9). Its speed comes from attributes in the sources (Docs/Decisions.md, "Speed").
@@ -76,6 +76,7 @@ bench-deps: deps
 bench: bench-deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	PATH="$(CURDIR)/Benchmarks/.venv/bin:$$PATH" .build/release/crease-bench $(BENCH_LINES)
+	$(MAKE) library-cost
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz Examples
@@ -87,21 +88,34 @@ docs:
 	$(SWIFT) build --target Crease -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs
 	docc convert Sources/Crease/Crease.docc --additional-symbol-graph-dir .build/symbol-graphs --output-path .docc-build
 
-# An app's package that depends on a tagged copy of this one and runs the README's library
-# snippet (the block between the example markers), checking what it prints.
-EXAMPLE_DIR = .build/example
-example:
-	@rm -rf $(EXAMPLE_DIR) && mkdir -p $(EXAMPLE_DIR)/crease
-	@git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t $(EXAMPLE_DIR)/crease 2>/dev/null || true
-	@cd $(EXAMPLE_DIR)/crease && git init -q && git add -A && \
+# A copy of this repository's files, committed and tagged 1.0.0, for packages that depend on
+# Crease by version as an app does.
+TAGGED_COPY = .build/tagged/crease
+tagged-copy:
+	@rm -rf $(TAGGED_COPY) && mkdir -p $(TAGGED_COPY)
+	@git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t $(TAGGED_COPY) 2>/dev/null || true
+	@cd $(TAGGED_COPY) && git init -q && git add -A && \
 	  git -c user.name=example -c user.email=example@localhost commit -qm "tagged copy" && git tag 1.0.0
-	@cp -R Examples/AppIntegration $(EXAMPLE_DIR)/app && mkdir -p $(EXAMPLE_DIR)/app/Sources/App
+
+# An app's package that depends on the tagged copy and runs the README's library snippet (the
+# block between the example markers), checking what it prints.
+EXAMPLE_DIR = .build/tagged/app
+example: tagged-copy
+	@rm -rf $(EXAMPLE_DIR) && cp -R Examples/AppIntegration $(EXAMPLE_DIR) && mkdir -p $(EXAMPLE_DIR)/Sources/App
 	@awk '/<!-- example:begin/{on=1; next} /<!-- example:end/{on=0} on && !/^```/' README.md \
-	  > $(EXAMPLE_DIR)/app/Sources/App/main.swift
-	@cd $(EXAMPLE_DIR)/app && $(SWIFT) build 2>&1 | tail -n 1
-	@cd $(EXAMPLE_DIR)/app && $(SWIFT) run -q App > output.txt
-	@diff -u Examples/AppIntegration/expected-output.txt $(EXAMPLE_DIR)/app/output.txt
+	  > $(EXAMPLE_DIR)/Sources/App/main.swift
+	@cd $(EXAMPLE_DIR) && $(SWIFT) build 2>&1 | tail -n 1
+	@cd $(EXAMPLE_DIR) && $(SWIFT) run -q App > output.txt
+	@diff -u Examples/AppIntegration/expected-output.txt $(EXAMPLE_DIR)/output.txt
 	@echo "example: the README's library snippet builds against tag 1.0.0 and prints the expected cues"
+
+# What an app pays per event for CreaseSession and Engine<Pipeline>, in a package that depends on
+# the tagged copy, built with a plain `swift build -c release` (part of `make bench`).
+LIBRARY_COST_DIR = .build/tagged/library-cost
+library-cost: tagged-copy
+	@rm -rf $(LIBRARY_COST_DIR) && cp -R Examples/LibraryCost $(LIBRARY_COST_DIR)
+	@cd $(LIBRARY_COST_DIR) && $(SWIFT) build -c release 2>&1 | tail -n 1
+	Benchmarks/library-cost.sh $(LIBRARY_COST_DIR)/.build/release/LibraryCost
 
 # libFuzzer targets (Fuzz/): FUZZ_SECONDS per target; 0 replays the regression corpus once.
 FUZZ_SECONDS ?= 60

@@ -2,9 +2,8 @@
 import PackageDescription
 
 /// No target here carries `unsafeFlags`: SwiftPM refuses them in a package that an app depends
-/// on by version. The release speed flags (`-cross-module-optimization`,
-/// `-enforce-exclusivity=unchecked`) are passed by the Makefile to the builds of the `crease`
-/// command and the benchmark only (see `RELEASE_FLAGS` there and Docs/Decisions.md).
+/// on by version. Nor does the Makefile pass any: a plain `swift build -c release` is the build,
+/// fast by attributes in the sources (Docs/Decisions.md, "Speed"; Docs/Performance.md).
 ///
 /// `Double.rounded()` calls libm's `round`, `rint`, `trunc` and `ceil`, which Glibc does not
 /// link by itself.

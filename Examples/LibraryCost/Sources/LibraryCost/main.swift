@@ -1,0 +1,63 @@
+import Crease
+
+// `LibraryCost session N` or `LibraryCost engine N`: makes N events, then feeds them through a
+// session, or an engine of the pipeline, draining cues after each; prints the cue count.
+// `LibraryCost make N` only makes them: its cost is taken off the others'.
+
+/// The bench trace's mix: hinge samples at 60 Hz sweeping open and closed, 30 fps frames, a
+/// drop in a thousand lines and a mark in four, `t` about 8.8 ms apart.
+func makeEvents(_ count: Int) -> [Event] {
+  var events: [Event] = []
+  events.reserveCapacity(count)
+  var t = Nanoseconds.zero
+  var pts: Int64 = 0
+  for index in 0..<count {
+    t = t + Nanoseconds(8_333_333 + Int64(index % 7) * 100_000)
+    switch index % 4 {
+    case 0, 2:
+      // A triangle wave between 30° and 150°, one sweep every 2,400 samples.
+      let phase = Double(index % 4800) / 2400
+      let angle = 30 + 120 * (phase < 1 ? phase : 2 - phase)
+      let status: HingeStatus = angle > 150 ? .fullyOpen : .partiallyOpen
+      events.append(Event(t: t, .hinge(HingeDelivery(angle: .degrees(angle), status: status))))
+    case 1:
+      pts += 33_333_333
+      events.append(Event(t: t, .frame(Frame(pts: PresentationTime(nanoseconds: pts), camera: .innerFront))))
+    default:
+      if index % 1000 == 3 {
+        events.append(Event(t: t, .drop(Drop(pts: PresentationTime(nanoseconds: pts + 1), reason: .frameWasLate))))
+      } else {
+        events.append(Event(t: t, .mark(label: "m\(index)")))
+      }
+    }
+  }
+  return events
+}
+
+let arguments = CommandLine.arguments
+let mode = arguments.count == 3 ? arguments[1] : ""
+let events = makeEvents(arguments.count == 3 ? Int(arguments[2]) ?? 0 : 0)
+var cueCount = 0
+switch mode {
+case "session":
+  var session = try CreaseSession()
+  for event in events {
+    try session.send(event)
+    session.drainCues { _ in cueCount += 1 }
+  }
+case "engine":
+  var engine = Engine(processor: Pipeline(configuration: .default))
+  var cues: [Cue] = []
+  cues.reserveCapacity(64)
+  for event in events {
+    _ = engine.push(event, from: 0)
+    engine.drainCues(into: &cues)
+    cueCount += cues.count
+    cues.removeAll(keepingCapacity: true)
+  }
+case "make":
+  break
+default:
+  fatalError("usage: LibraryCost session|engine|make COUNT")
+}
+print("\(cueCount) cues")
