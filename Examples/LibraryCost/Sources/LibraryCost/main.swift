@@ -25,7 +25,8 @@ func makeEvents(_ count: Int) -> [Event] {
       events.append(Event(t: t, .frame(Frame(pts: PresentationTime(nanoseconds: pts), camera: .innerFront))))
     default:
       if index % 1000 == 3 {
-        events.append(Event(t: t, .drop(Drop(pts: PresentationTime(nanoseconds: pts + 1), reason: .frameWasLate))))
+        events.append(
+          Event(t: t, .drop(Drop(pts: PresentationTime(nanoseconds: pts + 1), reason: .frameWasLate))))
       } else {
         events.append(Event(t: t, .mark(label: "m\(index)")))
       }
