@@ -9,11 +9,16 @@ BENCH_LINES ?= 1000000
 # check (SPEC 9). Its speed comes from attributes in the sources (Docs/Decisions.md, "Speed").
 RELEASE_FLAGS = -c release
 
-# json-c is the project's JSON library (SPEC 2); install it when pkg-config cannot find it.
+# json-c is the project's JSON library (SPEC 2); install it when pkg-config cannot find it:
+# with apt on Debian, with Homebrew on a Mac.
 deps:
 	@if ! pkg-config --exists json-c 2>/dev/null; then \
-	  echo "Installing libjson-c-dev and pkg-config…"; \
-	  apt-get update -qq && apt-get install -y -qq libjson-c-dev pkg-config >/dev/null; \
+	  if [ "$$(uname)" = Darwin ]; then \
+	    echo "Installing json-c and pkg-config with Homebrew…"; brew install json-c pkg-config; \
+	  else \
+	    echo "Installing libjson-c-dev and pkg-config…"; \
+	    apt-get update -qq && apt-get install -y -qq libjson-c-dev pkg-config >/dev/null; \
+	  fi; \
 	fi
 
 PREFIX ?= /usr/local
@@ -78,8 +83,10 @@ bench: bench-deps
 	PATH="$(CURDIR)/Benchmarks/.venv/bin:$$PATH" .build/release/crease-bench $(BENCH_LINES)
 	$(MAKE) library-cost
 
+# Formatting, the Darwin/Linux portability check (SPEC 8) and the doc-comment count.
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz Examples
+	python3 Scripts/check-portability.py
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks Fuzz Examples

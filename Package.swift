@@ -9,8 +9,14 @@ import PackageDescription
 /// link by itself.
 let linksMath: [LinkerSetting] = [.linkedLibrary("m", .when(platforms: [.linux, .android]))]
 
+/// The core (`Crease`) and the recorder (`CreaseRecording`), what an app embeds, need iOS 16 /
+/// macOS 13 (`Duration` and `Clock`); the command and `CreaseIO` use `Synchronization` (`Mutex`,
+/// `Atomic`), macOS 15 — the Mac a developer replays on. SwiftPM sets platforms per package, so
+/// the package says macOS 15 and iOS 16: an iOS app depends on `Crease` and `CreaseRecording`
+/// only (SPEC 8; Docs/Decisions.md, "Platforms").
 let package = Package(
   name: "Crease",
+  platforms: [.iOS(.v16), .macOS(.v15), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "Crease", targets: ["Crease"]),
     .library(name: "CreaseRecording", targets: ["CreaseRecording"]),
@@ -24,7 +30,7 @@ let package = Package(
     .systemLibrary(
       name: "CJSONC",
       pkgConfig: "json-c",
-      providers: [.apt(["libjson-c-dev"])]
+      providers: [.apt(["libjson-c-dev"]), .brew(["json-c"])]
     ),
     // Recording traces in an app: the trace line writer. No Foundation, no json-c, no I/O.
     .target(name: "CreaseRecording", dependencies: ["Crease"]),

@@ -1,7 +1,11 @@
 import Crease
 import CreaseIO
 import CreaseSynth
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The benchmark's input: a realistic mix of hinge samples (60 Hz) and 30 fps frames, with
 /// an occasional drop and mark, written deterministically.

@@ -1,7 +1,11 @@
 import Crease
 import CreaseRecording
 import CreaseSynth
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The library API measured in-process: per-event latency and heap allocations per event.
 enum InProcess {

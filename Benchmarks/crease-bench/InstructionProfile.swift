@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The parts of a replay that ``InstructionProfile`` counts instructions by.
 enum ReplayPart: Int, CaseIterable {

@@ -1,7 +1,11 @@
 import CJSONCLoop
 import Crease
 import CreaseIO
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 // crease-bench: replay throughput against peers measured in the same run, on the same file.
 // Absolute times are printed for context only; the ratios are what to quote.

@@ -3,8 +3,13 @@ import CreaseCLI
 import CreaseIO
 import CreaseRecording
 import Foundation
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The classes of issue 31, a test or more each. Cases that once trapped run in-process, so a
 /// trap would end the test run; what only a process shows (signals, descriptors, limits) runs
@@ -150,15 +155,14 @@ struct StandardStreamFileTests {
     #expect(fromFile.status == .success)
     #expect(contents(of: out) == contents(of: Self.cues))
     #expect(inode(out) != original, "renamed into place, not rewritten")
-    var pipe: [Int32] = [0, 0]
-    #expect(Glibc.pipe(&pipe) == 0)
+    let pipe = try #require(makePipe())
     let traceBytes = try #require(bytes(of: trace))
-    #expect(Glibc.write(pipe[1], traceBytes, traceBytes.count) == traceBytes.count)
-    close(pipe[1])
+    #expect(writeDescriptor(pipe.write, traceBytes) == traceBytes.count)
+    close(pipe.write)
     let replaced = inode(out)
     let fromPipe = CreaseRun(
       ["replay", "-", "-o", out],
-      input: FileSource(descriptor: pipe[0], name: "<stdin>", closesDescriptor: true),
+      input: FileSource(descriptor: pipe.read, name: "<stdin>", closesDescriptor: true),
       output: MemorySink())
     #expect(fromPipe.status == .success)
     #expect(inode(out) == replaced, "a live run writes in place")

@@ -1,7 +1,12 @@
 import CreaseCLI
 import CreaseIO
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Each case once trapped (signal 4) on Swift arithmetic or a conversion reached from a trace,
 /// a configuration file or an option. Run in-process: a trap would end the test run.

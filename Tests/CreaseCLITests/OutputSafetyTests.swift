@@ -1,8 +1,13 @@
 import CreaseCLI
 import CreaseIO
 import Foundation
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// SPEC 7: nothing a user owns is destroyed.
 @Suite("Outputs never destroy what a user owns")
@@ -86,7 +91,7 @@ struct OutputSafetyTests {
     let writer = open("\(directory)/in", O_WRONLY)
     #expect(writer >= 0)
     let line = Array((#"{"t":0,"kind":"mark","label":"a"}"# + "\n").utf8)
-    #expect(Glibc.write(writer, line, line.count) == line.count)
+    #expect(writeDescriptor(writer, line) == line.count)
     for _ in 0..<200 where try FileManager.default.contentsOfDirectory(atPath: directory).count < 3 {
       usleep(10_000)
     }

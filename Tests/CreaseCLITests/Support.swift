@@ -1,7 +1,12 @@
 import CreaseCLI
 import CreaseIO
 import Foundation
-import Glibc
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What one in-process run of `crease` produced.
 struct CreaseRun {
@@ -143,4 +148,16 @@ func runProcess(
 /// The names in `directory`, sorted.
 func listing(_ directory: String) throws -> [String] {
   try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+}
+
+/// `write(2)` of all of `bytes` to `descriptor`, by its C name in either C library: a test whose
+/// own helper is called `write` cannot call the system's unqualified.
+func writeDescriptor(_ descriptor: Int32, _ bytes: [UInt8]) -> Int {
+  write(descriptor, bytes, bytes.count)
+}
+
+/// `pipe(2)`: the read and write ends, or `nil`.
+func makePipe() -> (read: Int32, write: Int32)? {
+  var ends: [Int32] = [0, 0]
+  return pipe(&ends) == 0 ? (ends[0], ends[1]) : nil
 }

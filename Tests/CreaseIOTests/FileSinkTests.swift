@@ -1,6 +1,11 @@
 import CreaseIO
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 @Suite("file sink")
 struct FileSinkTests {

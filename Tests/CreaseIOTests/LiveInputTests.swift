@@ -1,7 +1,12 @@
 import Crease
 import CreaseIO
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A live source on a manual clock: chunks of lines with silences between them.
 final class ScriptedSource: ByteSource {

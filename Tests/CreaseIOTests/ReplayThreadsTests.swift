@@ -1,7 +1,12 @@
 import Crease
 import CreaseIO
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 @Suite("a replay over worker threads")
 struct ReplayThreadsTests {

@@ -1,4 +1,5 @@
 import Crease
+import CreaseSynth
 import Testing
 
 @Suite("Event model")
@@ -104,6 +105,36 @@ struct PipelineTests {
     configuration.reorderWindow = Nanoseconds(-1)
     #expect(throws: ConfigurationError(key: "reorderWindowMs", reason: "must not be negative")) {
       try configuration.validate()
+    }
+  }
+}
+
+@Suite("CMTime to nanoseconds")
+struct PresentationTimeConversionTests {
+  /// The exact floor of value × 10⁹ / timescale, or `nil` when it does not fit: the reference,
+  /// in 128 bits.
+  static func reference(_ value: Int64, _ timescale: Int32) -> Int64? {
+    let scaled = Int128(value) * 1_000_000_000
+    var quotient = scaled / Int128(timescale)
+    if scaled % Int128(timescale) != 0 && scaled < 0 { quotient -= 1 }
+    return Int64(exactly: quotient)
+  }
+
+  @Test("matches 128-bit floor division for random and extreme values and timescales")
+  func matchesReference() {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var random = SplitMix64(seed: seed)
+    let values: [Int64] = [.min, .max, 0, -1, 1, .min + 1, .max - 1, 9_223_372_036, -9_223_372_037]
+    let timescales: [Int32] = [1, 2, 3, 600, 1000, 30000, 44100, 90000, 999_999_999, .max]
+    var pairs = values.flatMap { value in timescales.map { (value, $0) } }
+    for _ in 0..<20_000 {
+      let value = Int64(bitPattern: random.next()) >> Int64(random.next() % 64)
+      pairs.append((value, Int32(truncatingIfNeeded: random.next() % UInt64(Int32.max)) + 1))
+    }
+    for (value, timescale) in pairs {
+      let converted = PresentationTime(value: value, timescale: timescale)?.nanoseconds.rawValue
+      #expect(
+        converted == Self.reference(value, timescale), "value \(value), timescale \(timescale), seed \(seed)")
     }
   }
 }

@@ -21,20 +21,26 @@ public struct PresentationTime: Hashable, Sendable {
   /// A CMTime, or `nil` when the timescale is not positive or the time in nanoseconds does not
   /// fit in 64 bits.
   ///
-  /// The conversion is exact: a 128-bit product, then floor division, so no timescale drifts.
+  /// The conversion is exact, floor division throughout, so no timescale drifts: `value` is
+  /// split into whole ticks of the timescale and a remainder, whose nanoseconds
+  /// (|remainder| × 10⁹ < 2⁶¹) fit in 64 bits. No 128-bit integer, which would need iOS 18.
   public init?(value: Int64, timescale: Int32) {
     guard timescale > 0 else { return nil }
     self.value = value
     self.timescale = timescale
-    // The usual case, and the same result without a 128-bit division.
+    // The usual case, and the same result without a division.
     guard timescale != Self.nanosecondTimescale else {
       self.nanoseconds = Nanoseconds(value)
       return
     }
-    let scaled = Int128(value) * 1_000_000_000
-    var quotient = scaled / Int128(timescale)
-    if scaled % Int128(timescale) != 0 && scaled < 0 { quotient -= 1 }
-    guard let nanoseconds = Int64(exactly: quotient) else { return nil }
-    self.nanoseconds = Nanoseconds(nanoseconds)
+    let ticks = Int64(timescale)
+    let (seconds, remainder) = value.quotientAndRemainder(dividingBy: ticks)
+    var (fraction, fractionRemainder) = (remainder * 1_000_000_000).quotientAndRemainder(dividingBy: ticks)
+    if fractionRemainder < 0 { fraction -= 1 }  // toward negative infinity, not zero
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let (sum, sumOverflow) = whole.addingReportingOverflow(fraction)
+    guard !overflow, !sumOverflow else { return nil }
+    self.nanoseconds = Nanoseconds(sum)
   }
+
 }

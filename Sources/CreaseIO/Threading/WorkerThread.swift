@@ -17,12 +17,20 @@ package enum WorkerThread {
       init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
     let work = Unmanaged.passRetained(Work(body))
-    var thread = pthread_t()
+    // The context is optional in Glibc's signature and not in Darwin's: passed on as optional,
+    // the same closure compiles for both.
+    func run(_ context: UnsafeMutableRawPointer?) {
+      Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
+    }
+    #if canImport(Glibc)
+      var thread = pthread_t()
+    #else
+      var thread: pthread_t?
+    #endif
     let result = pthread_create(
       &thread, nil,
-      { context in
-        Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
-        return nil
+      {
+        run($0); return nil
       }, work.toOpaque())
     guard result == 0 else {
       work.release()
@@ -30,7 +38,11 @@ package enum WorkerThread {
         kind: .other, path: "crease",
         reason: "could not start the \(role) thread: \(String(cString: strerror(result)))")
     }
-    return thread
+    #if canImport(Glibc)
+      return thread
+    #else
+      return thread!
+    #endif
   }
 
   /// Whether a thread can be started now: a replay that may use several asks first, and runs on
