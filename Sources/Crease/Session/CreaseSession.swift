@@ -1,13 +1,16 @@
 /// Crease in-process: feed hinge callbacks and capture events as they happen, move time forward
 /// while nothing happens, and take the cues.
 ///
-/// Events from one process arrive in order, so a session has no reorder window: every event is
-/// processed as soon as it is sent, and a timer's cue comes with the first event or
-/// ``advance(to:)`` after its due time. An event before the session's time is refused with
-/// ``RefusedEvent``, never dropped in silence.
+/// A session takes the knobs a replay gets from a configuration and a trace header: a reorder
+/// window for callbacks that reach it a little out of order (hinge updates on the main actor,
+/// sample buffers on a capture queue, hopping to one actor), and the frame rates the capture
+/// session was configured with, so the first gap and stall are found before a rate is measured.
+/// Events within the window are put in order; an event further behind is refused with
+/// ``RefusedEvent``, never dropped in silence. A cue comes once no event can still precede it:
+/// with a window of *w*, after the first event or ``advance(to:)`` more than *w* later.
 ///
 /// ```swift
-/// var session = try CreaseSession()
+/// var session = try CreaseSession(reorderWindow: .milliseconds(5), frameRates: [.video: 30])
 /// try session.hinge(.degrees(12), status: .closed, at: .zero)
 /// try session.hinge(.degrees(40), status: .partiallyOpen, at: .milliseconds(100))
 /// session.advance(to: .milliseconds(200))   // the debounce window commits at 150 ms
@@ -15,16 +18,43 @@
 /// ```
 public struct CreaseSession: EventSending, Sendable {
   private var engine: Engine<Pipeline>
+  /// How far behind the latest event one may arrive and still be put in order.
+  public let reorderWindow: Nanoseconds
 
-  /// A session with a validated configuration (its reorder window is not used).
-  public init(configuration: Configuration = .default) throws(ConfigurationError) {
+  /// A session with a validated configuration.
+  ///
+  /// - Parameters:
+  ///   - reorderWindow: how far behind the latest event an event may arrive (0, the default,
+  ///     for events sent in order from one place). The configuration's `reorderWindow` is for
+  ///     merged device traces, and is not used.
+  ///   - frameRates: nominal frame rates by stream, in frames per second, as a trace header
+  ///     declares them.
+  /// - Throws: ``ConfigurationError`` for a bad configuration, a negative window, or a rate that
+  ///   is not a positive number.
+  public init(
+    configuration: Configuration = .default, reorderWindow: Nanoseconds = .zero,
+    frameRates: [StreamName: Double] = [:]
+  ) throws(ConfigurationError) {
     try configuration.validate()
-    engine = Engine(processor: Pipeline(configuration: configuration), sourceCount: 1, reorderWindow: .zero)
+    guard reorderWindow >= .zero else {
+      throw ConfigurationError(
+        key: "reorderWindow", reason: "must be 0 or more, not \(reorderWindow.rawValue) ns")
+    }
+    for (stream, fps) in frameRates where !(fps.isFinite && fps > 0) || stream.rawValue.isEmpty {
+      throw ConfigurationError(
+        key: "frameRates[\"\(stream.rawValue)\"]",
+        reason: "must be a positive frame rate of a named stream, not \(fps)")
+    }
+    self.reorderWindow = reorderWindow
+    engine = Engine(
+      processor: Pipeline(configuration: configuration), sourceCount: 1, reorderWindow: reorderWindow)
+    if !frameRates.isEmpty { engine.apply(TraceHeader(nominalFrameRates: frameRates)) }
   }
 
-  /// Any event (``EventSending`` adds a call for each kind: `hinge(_:status:at:)`,
-  /// `frame(_:stream:camera:at:)` and the others). One before the session's time, or after ``finish()`` or an `end` event, is
-  /// refused.
+  /// Takes any event (``EventSending`` adds a call for each kind: `hinge(_:status:at:)`,
+  /// `frame(_:stream:camera:at:)` and the others). One more than ``reorderWindow`` behind the
+  /// latest, or after ``finish()`` or an `end` event, is refused.
+  /// - Complexity: amortized O(1) per event and cue; no allocation in steady state.
   public mutating func send(_ event: Event) throws(RefusedEvent) {
     if let refusal = RefusedEvent(event: event, admission: engine.push(event, from: 0)) { throw refusal }
   }
@@ -33,11 +63,17 @@ public struct CreaseSession: EventSending, Sendable {
   /// events must be after `t`; a `t` at or before ``now`` changes nothing.
   public mutating func advance(to t: Nanoseconds) { engine.advance(to: t) }
 
-  /// Ends the session: pending timers fire at their due times (stall timers are cancelled).
+  /// Ends the session: events held for ordering are processed, and pending timers fire at their
+  /// due times (stall timers are cancelled).
   public mutating func finish() { engine.finish(source: 0) }
 
   /// The trace time the session has reached.
   public var now: Nanoseconds { engine.now }
+
+  /// The most `cue` may lag the input it reflects (`t - since`) under the configuration: its
+  /// stage's bound (SPEC 5), `nil` where none applies. A cue is delivered up to
+  /// ``reorderWindow`` after its `t`.
+  public func latencyBound(for cue: Cue) -> Nanoseconds? { engine.latencyBound(for: cue) }
 
   /// Calls `body` with each cue produced so far, in order, and forgets them.
   public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows { try engine.drainCues(body) }
