@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "Crease", targets: ["Crease"]),
     .library(name: "CreaseRecording", targets: ["CreaseRecording"]),
     .library(name: "CreaseIO", targets: ["CreaseIO"]),
+    .library(name: "CreaseTesting", targets: ["CreaseTesting"]),
     .executable(name: "crease", targets: ["crease"]),
     .executable(name: "crease-bench", targets: ["crease-bench"]),
   ],
@@ -34,6 +35,8 @@ let package = Package(
     ),
     // Recording traces in an app: the trace line writer. No Foundation, no json-c, no I/O.
     .target(name: "CreaseRecording", dependencies: ["Crease"]),
+    // For apps' tests: a clock that moves only when the test moves it. Pure Swift, no I/O.
+    .target(name: "CreaseTesting"),
     // Trace reading (json-c), configuration files, cue writers.
     .target(
       name: "CreaseIO", dependencies: ["Crease", "CreaseRecording", "CJSONC"], linkerSettings: linksMath),
@@ -48,7 +51,7 @@ let package = Package(
       dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth", "CJSONCLoop"],
       path: "Benchmarks/crease-bench"
     ),
-    .testTarget(name: "CreaseTests", dependencies: ["Crease", "CreaseSynth"]),
+    .testTarget(name: "CreaseTests", dependencies: ["Crease", "CreaseSynth", "CreaseTesting"]),
     .testTarget(
       name: "CreaseIOTests", dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth"]),
     .testTarget(name: "CreaseSynthTests", dependencies: ["Crease", "CreaseSynth"]),

@@ -19,8 +19,19 @@ import Crease
 /// reorder window would find it late) or after ``finish(at:)``, and it refuses whatever a trace
 /// cannot hold (``Crease/Event/traceRefusal``: a negative `t`, an angle that is not a finite
 /// number of degrees, an empty stream name, a camera both toward and away); a refusal is a
-/// ``Crease/RefusedEvent`` and nothing is written. Every line it writes passes `crease check`.
+/// ``Failure/refusedEvent(_:)`` and nothing is written. Every line it writes passes `crease check`.
+/// Errors are typed: a refusal, or the sink's own ``TraceSink/Failure``.
 public struct TraceRecorder<Sink: TraceSink>: EventSending {
+  /// Why the recorder did not take a header or an event.
+  public enum Failure: Error {
+    /// A header `crease` would not read back; nothing was written.
+    case refusedHeader(RefusedHeader)
+    /// An event `crease` would not read back, or out of order; nothing was written.
+    case refusedEvent(RefusedEvent)
+    /// The sink failed to take a line.
+    case sink(Sink.Failure)
+  }
+
   /// The sink, for an app that wants it back (to close a file, say).
   public private(set) var sink: Sink
   private var line: [UInt8] = []
@@ -28,10 +39,12 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
   private var ended = false
 
   /// Starts a trace in `sink` with its header line.
-  /// - Throws: ``RefusedHeader`` for a header `crease` would not read back, before anything is
-  ///   written; otherwise what the sink throws.
-  public init(sink: Sink, header: TraceHeader = TraceHeader()) throws {
-    if let reason = RefusedHeader.reason(for: header) { throw RefusedHeader(header: header, reason: reason) }
+  /// - Throws: ``Failure/refusedHeader(_:)`` for a header `crease` would not read back, before
+  ///   anything is written; ``Failure/sink(_:)`` when the sink fails.
+  public init(sink: Sink, header: TraceHeader = TraceHeader()) throws(Failure) {
+    if let reason = RefusedHeader.reason(for: header) {
+      throw .refusedHeader(RefusedHeader(header: header, reason: reason))
+    }
     self.sink = sink
     line.reserveCapacity(256)
     try write(.header(header))
@@ -39,8 +52,8 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
 
   /// Writes `event` as a trace line.
   /// - Complexity: O(*l*) in the line's length; no allocation in steady state.
-  public mutating func send(_ event: Event) throws {
-    if let reason = refusal(of: event) { throw RefusedEvent(event: event, reason: reason) }
+  public mutating func send(_ event: Event) throws(Failure) {
+    if let reason = refusal(of: event) { throw .refusedEvent(RefusedEvent(event: event, reason: reason)) }
     if case .end = event.payload { ended = true }
     latest = event.t
     try write(.event(event))
@@ -48,7 +61,7 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
 
   /// Ends the trace with an `end` line at `t` (by default the latest event's time); later events
   /// are refused. Calling it again changes nothing.
-  public mutating func finish(at t: Nanoseconds? = nil) throws {
+  public mutating func finish(at t: Nanoseconds? = nil) throws(Failure) {
     guard !ended else { return }
     try send(Event(t: t ?? latest, .end))
   }
@@ -60,9 +73,37 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
     return nil
   }
 
-  private mutating func write(_ record: TraceRecord) throws {
+  private mutating func write(_ record: TraceRecord) throws(Failure) {
     line.removeAll(keepingCapacity: true)
     TraceEncoder.encode(record, into: &line)
-    try line.withUnsafeBytes { bytes in try sink.write(bytes) }
+    // The line lent as a pointer for the one call: `withUnsafeBytes` rethrows untyped.
+    let result: Result<Void, Sink.Failure> = line.withUnsafeBytes { bytes in
+      Result { () throws(Sink.Failure) in try sink.write(bytes) }
+    }
+    if case .failure(let failure) = result { throw .sink(failure) }
+  }
+}
+
+extension TraceRecorder: Sendable where Sink: Sendable {}
+
+extension TraceRecorder.Failure {
+  /// The event refused, with why; `nil` for another failure.
+  public var refusedEvent: RefusedEvent? {
+    if case .refusedEvent(let refusal) = self { refusal } else { nil }
+  }
+
+  /// The header refused, with why; `nil` for another failure.
+  public var refusedHeader: RefusedHeader? {
+    if case .refusedHeader(let refusal) = self { refusal } else { nil }
+  }
+}
+
+extension TraceRecorder.Failure: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .refusedHeader(let refusal): "\(refusal)"
+    case .refusedEvent(let refusal): "\(refusal)"
+    case .sink(let failure): "the trace sink failed: \(failure)"
+    }
   }
 }

@@ -1,4 +1,6 @@
 import Crease
+import CreaseTesting
+import Synchronization
 import Testing
 
 @Suite("In-process API")
@@ -77,19 +79,50 @@ struct SessionTests {
     #expect(streamed == expected)
   }
 
-  @Test("a late event ends the async iteration with an error naming it")
-  func asyncLate() async {
-    let events = [Event(t: .milliseconds(100), .mark(label: "a")), Event(t: 0, .mark(label: "late"))]
-    await #expect(throws: RefusedEvent(event: events[1], reason: .late(behind: .milliseconds(100)))) {
-      for try await _ in AsyncEvents(events: events).cues() {}
+  @Test("a late event ends the async iteration with an error naming it, by loop or by hand alike")
+  func asyncLate() async throws {
+    let events = [
+      Event(t: .milliseconds(100), .mark(label: "a")), Event(t: 0, .mark(label: "late")),
+      Event(t: .milliseconds(200), .mark(label: "b")),
+    ]
+    let refusal = RefusedEvent(event: events[1], reason: .late(behind: .milliseconds(100)))
+    await #expect { for try await _ in AsyncEvents(events: events).cues() {} } throws: {
+      ($0 as? CueSequenceFailure)?.refusedEvent == refusal
     }
+    var iterator = AsyncEvents(events: events).cues().makeAsyncIterator()
+    var failure: CueSequenceFailure?
+    do { while try await iterator.next() != nil {} } catch { failure = error }
+    #expect(failure?.refusedEvent == refusal)
+    #expect(try await iterator.next() == nil, "after the failure the iteration has ended, as the loop's has")
+  }
+
+  @Test("with a skipping policy, a late event is reported and the cues go on")
+  func asyncSkip() async throws {
+    let events = [
+      Event(t: .milliseconds(100), .mark(label: "a")), Event(t: 0, .mark(label: "late")),
+      Event(t: .milliseconds(200), .mark(label: "b")),
+    ]
+    let reported = Reported()
+    var labels: [String] = []
+    for try await cue in AsyncEvents(events: events).cues(onRefusal: .skip { reported.add($0) }) {
+      if case .mark(let label) = cue.kind { labels.append(label) }
+    }
+    #expect(labels == ["a", "b"])
+    #expect(reported.refusals == [RefusedEvent(event: events[1], reason: .late(behind: .milliseconds(100)))])
+  }
+
+  /// Refusals a skipping policy reported, from whatever isolation it was called in.
+  final class Reported: Sendable {
+    private let state = Mutex<[RefusedEvent]>([])
+    var refusals: [RefusedEvent] { state.withLock { $0 } }
+    func add(_ refusal: RefusedEvent) { state.withLock { $0.append(refusal) } }
   }
 
   @Test("an event after an end event ends the async iteration with an error")
   func asyncAfterEnd() async {
     let events = [Event(t: 0, .end), Event(t: 1, .mark(label: "after"))]
-    await #expect(throws: RefusedEvent(event: events[1], reason: .afterEnd)) {
-      for try await _ in AsyncEvents(events: events).cues() {}
+    await #expect { for try await _ in AsyncEvents(events: events).cues() {} } throws: {
+      ($0 as? CueSequenceFailure)?.refusedEvent == RefusedEvent(event: events[1], reason: .afterEnd)
     }
   }
 
@@ -116,7 +149,7 @@ struct SessionTests {
   @Test("with idle advance, trace time follows the clock while no event arrives", .timeLimit(.minutes(1)))
   func asyncIdleAdvance() async throws {
     let (events, input) = AsyncStream<Event>.makeStream()
-    let clock = ManualClock()
+    let clock = TestClock()
     var cues = events.cues(idleAdvance: .milliseconds(10), clock: clock).makeAsyncIterator()
     input.yield(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed))))
     input.yield(

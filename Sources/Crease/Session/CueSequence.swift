@@ -7,20 +7,27 @@
 /// also follows a clock while no event arrives, so debounce and settle cues come on time from
 /// a quiet source.
 ///
-/// An event the engine refuses (late, or after an `end` event) is not dropped in silence: the
-/// iteration throws ``RefusedEvent``.
+/// An event the engine refuses (late, or after an `end` event) is never dropped in silence;
+/// what happens is the caller's ``RefusalPolicy``: the iteration throws
+/// ``CueSequenceFailure/refused(_:)`` and ends (the default), or the refusal is reported to a
+/// handler and the iteration goes on. A `for try await` loop and an iterator driven by hand
+/// behave the same: after a failure, `next()` returns `nil`.
 ///
 /// ```swift
-/// for try await cue in hingeEvents.cues(configuration: .default) {
+/// for try await cue in hingeEvents.cues(configuration: .default, onRefusal: .skip { log($0) }) {
 ///   apply(cue)
 /// }
 /// ```
 public struct CueSequence<Base: AsyncSequence, C: Clock>: AsyncSequence
 where Base.Element == Event, C.Duration == Duration {
+  /// Each element is a cue, in output order.
   public typealias Element = Cue
+  /// What the iteration throws: a refusal, or the base sequence's error.
+  public typealias Failure = CueSequenceFailure
 
   let base: Base
   let configuration: Configuration
+  let policy: RefusalPolicy
   let idle: IdleAdvance<C>?
 
   /// Follows `clock` after `interval` of silence.
@@ -31,9 +38,10 @@ where Base.Element == Event, C.Duration == Duration {
     var start: @Sendable () -> AsyncThrowingStream<LiveInput, any Error>
   }
 
+  /// An iterator that runs its own engine over the base's events.
   public func makeAsyncIterator() -> Iterator {
     Iterator(
-      base: base.makeAsyncIterator(), idle: idle,
+      base: base.makeAsyncIterator(), idle: idle, policy: policy,
       engine: Engine(
         processor: Pipeline(configuration: configuration), sourceCount: 1,
         reorderWindow: configuration.reorderWindow))
@@ -41,8 +49,12 @@ where Base.Element == Event, C.Duration == Duration {
 
   /// Pulls events from the base until a cue is ready.
   public struct Iterator: AsyncIteratorProtocol {
+    /// What ``next()`` throws.
+    public typealias Failure = CueSequenceFailure
+
     var base: Base.AsyncIterator
     let idle: IdleAdvance<C>?
+    let policy: RefusalPolicy
     var engine: Engine<Pipeline>
     private var live: AsyncThrowingStream<LiveInput, any Error>.AsyncIterator?
     /// The latest event's `t` and the clock's time when it came, which idle advance follows.
@@ -50,14 +62,19 @@ where Base.Element == Event, C.Duration == Duration {
     private var ready: [Cue] = []
     private var nextIndex = 0
     private var baseIsExhausted = false
+    /// Set by a failure: the iteration has ended.
+    private var failed = false
 
-    init(base: Base.AsyncIterator, idle: IdleAdvance<C>?, engine: Engine<Pipeline>) {
+    init(base: Base.AsyncIterator, idle: IdleAdvance<C>?, policy: RefusalPolicy, engine: Engine<Pipeline>) {
       self.base = base
       self.idle = idle
+      self.policy = policy
       self.engine = engine
     }
 
-    public mutating func next() async throws -> Cue? {
+    /// The next cue, waiting for events (and, with idle advance, the clock) until one is ready;
+    /// `nil` once the base has ended and every cue is out, or after a failure.
+    public mutating func next() async throws(CueSequenceFailure) -> Cue? {
       while nextIndex == ready.count {
         ready.removeAll(keepingCapacity: true)
         nextIndex = 0
@@ -67,11 +84,22 @@ where Base.Element == Event, C.Duration == Duration {
           engine.drainCues(into: &ready)
           continue
         }
-        guard !baseIsExhausted else { return nil }
-        switch try await nextInput() {
+        guard !baseIsExhausted, !failed else { return nil }
+        let input: LiveInput
+        do { input = try await nextInput() } catch {
+          failed = true
+          throw .base(error)
+        }
+        switch input {
         case .event(let event):
           if let refusal = RefusedEvent(event: event, admission: engine.push(event, from: 0)) {
-            throw refusal
+            switch policy {
+            case .end:
+              failed = true
+              throw .refused(refusal)
+            case .skip(let report):
+              report(refusal)
+            }
           }
           if let idle, event.t > (latest?.t ?? .min) { latest = (event.t, idle.clock.now) }
         case .tick:
@@ -97,6 +125,29 @@ where Base.Element == Event, C.Duration == Duration {
   }
 }
 
+extension CueSequence: Sendable where Base: Sendable {}
+
+/// What the cues of an asynchronous sequence do with an event the engine refuses.
+public enum RefusalPolicy: Sendable {
+  /// The iteration throws ``CueSequenceFailure/refused(_:)`` and ends.
+  case end
+  /// `report` is called with the refusal, and the iteration goes on with the next event.
+  case skip(report: @Sendable (RefusedEvent) -> Void)
+}
+
+/// Why the cues of an asynchronous sequence ended early.
+public enum CueSequenceFailure: Error {
+  /// The engine refused an event, under ``RefusalPolicy/end``.
+  case refused(RefusedEvent)
+  /// The base sequence of events threw.
+  case base(any Error)
+
+  /// The refused event, with why; `nil` for a base failure.
+  public var refusedEvent: RefusedEvent? {
+    if case .refused(let refusal) = self { refusal } else { nil }
+  }
+}
+
 /// What a live iteration waits for: an event, a tick of the idle clock, or the end.
 enum LiveInput: Sendable {
   case event(Event)
@@ -105,9 +156,12 @@ enum LiveInput: Sendable {
 }
 
 extension AsyncSequence where Element == Event {
-  /// The cues Crease emits for these events under `configuration` (validate it first).
-  public func cues(configuration: Configuration = .default) -> CueSequence<Self, ContinuousClock> {
-    CueSequence(base: self, configuration: configuration, idle: nil)
+  /// The cues Crease emits for these events under `configuration` (validate it first), with
+  /// `onRefusal` deciding what a refused event does.
+  public func cues(
+    configuration: Configuration = .default, onRefusal: RefusalPolicy = .end
+  ) -> CueSequence<Self, ContinuousClock> {
+    CueSequence(base: self, configuration: configuration, policy: onRefusal, idle: nil)
   }
 }
 
@@ -120,7 +174,8 @@ extension AsyncSequence where Element == Event, Self: Sendable {
   /// trace time is the latest event's `t` plus the time since it came, so a live source whose
   /// events are stamped as they happen gets its debounce and settle cues on time.
   public func cues<C: Clock>(
-    configuration: Configuration = .default, idleAdvance: Duration, clock: C = ContinuousClock()
+    configuration: Configuration = .default, onRefusal: RefusalPolicy = .end, idleAdvance: Duration,
+    clock: C = ContinuousClock()
   ) -> CueSequence<Self, C> where C.Duration == Duration {
     let base = self
     let start: @Sendable () -> AsyncThrowingStream<LiveInput, any Error> = {
@@ -152,7 +207,7 @@ extension AsyncSequence where Element == Event, Self: Sendable {
       return stream
     }
     return CueSequence(
-      base: self, configuration: configuration,
+      base: self, configuration: configuration, policy: onRefusal,
       idle: .init(interval: idleAdvance, clock: clock, start: start))
   }
 }

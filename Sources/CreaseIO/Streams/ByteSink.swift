@@ -7,7 +7,7 @@ import CreaseRecording
 #endif
 
 /// Somewhere bytes go: a file, a pipe, standard output, or memory in tests.
-public protocol ByteSink: AnyObject, TraceSink {
+public protocol ByteSink: AnyObject {
   /// Appends bytes; a sink may buffer them until ``flush()``.
   func write(_ bytes: UnsafeRawBufferPointer) throws
   /// Writes out anything buffered.
@@ -139,3 +139,8 @@ public final class DiscardingSink: ByteSink {
 private func writeToDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
   write(descriptor, bytes, count)
 }
+
+// The sinks a recorder may write a trace to, their failure untyped (an I/O error).
+extension FileSink: TraceSink {}
+extension MemorySink: TraceSink {}
+extension DiscardingSink: TraceSink {}
