@@ -216,7 +216,7 @@ enum FuzzChecks {
       switch take() % 8 {
       case 0:
         let value = Double(bitPattern: takeWord())
-        let angle: Angle = take() & 1 == 0 ? .degrees(value) : .radians(value)
+        let angle: HingeAngle = take() & 1 == 0 ? .degrees(value) : .radians(value)
         payload = .hinge(HingeDelivery(angle: angle, status: HingeStatus.allCases[Int(take()) % 4]))
       case 1:
         let pts = PresentationTime(nanoseconds: Int64(bitPattern: takeWord()))

@@ -177,7 +177,7 @@ struct TraceRecorderRefusalTests {
     switch Int.random(in: 0..<8, using: &random) {
     case 0:
       let value = numbers.randomElement(using: &random)!
-      let angle: Crease.Angle = Bool.random(using: &random) ? .degrees(value) : .radians(value)
+      let angle: Crease.HingeAngle = Bool.random(using: &random) ? .degrees(value) : .radians(value)
       return Event(
         t: time,
         .hinge(HingeDelivery(angle: angle, status: HingeStatus.allCases.randomElement(using: &random)!)))

@@ -30,15 +30,17 @@ struct WriteCapacityTests {
         let other = extremeTimes[(index + 1) % extremeTimes.count]
         let kind: CueKind =
           switch tag {
-          case .hingeInitial: .hingeInitial(status: .partiallyOpen, angle: number)
+          case .hingeInitial: .hingeInitial(status: .partiallyOpen, angle: .degrees(number))
           case .hingeUnavailable: .hingeUnavailable
-          case .hingeAvailable: .hingeAvailable(status: .partiallyOpen, angle: number)
+          case .hingeAvailable: .hingeAvailable(status: .partiallyOpen, angle: .degrees(number))
           case .hingeStatus: .hingeStatus(from: .partiallyOpen, to: .partiallyOpen)
           case .regionsChanged: .regionsChanged(divisionActive: false)
           case .hingeThreshold:
-            .hingeThreshold(boundary: longestText, side: .above, angle: number, initial: false)
-          case .hingeMotion: .hingeMotion(phase: .opening, angle: number)
-          case .hingeSettled: .hingeSettled(angle: number, zone: .fullyOpen)
+            .hingeThreshold(
+              boundary: BoundaryName(rawValue: longestText), side: .above, angle: .degrees(number),
+              initial: false)
+          case .hingeMotion: .hingeMotion(phase: .opening, angle: .degrees(number))
+          case .hingeSettled: .hingeSettled(angle: .degrees(number), zone: .fullyOpen)
           case .hingeProgress: .hingeProgress(value: number)
           case .cameraGap:
             .cameraGap(
@@ -76,7 +78,7 @@ struct WriteCapacityTests {
           case .hinge:
             [.hinge(nil)]
               + HingeStatus.allCases.flatMap { status in
-                [Angle.degrees(number), .radians(number)].map {
+                [HingeAngle.degrees(number), .radians(number)].map {
                   .hinge(HingeDelivery(angle: $0, status: status))
                 }
               }

@@ -16,7 +16,7 @@ func cues(of trace: SyntheticTrace, configuration: Configuration = .default) -> 
 }
 
 extension [Cue] {
-  func named(_ name: String) -> [Cue] { filter { $0.kind.name == name } }
+  func tagged(_ tag: CueKind.Tag) -> [Cue] { filter { $0.kind.tag == tag } }
 }
 
 @Suite("Synthetic scenarios")
@@ -52,8 +52,8 @@ struct ScenarioTests {
   func wobble() {
     for seed in UInt64(1)...5 {
       let cues = cues(of: Scenario.wobble.generate(SynthOptions(seed: seed)))
-      #expect(cues.named("hinge.threshold").count == 1, "seed \(seed)")
-      #expect(cues.named("hinge.motion").isEmpty, "seed \(seed)")
+      #expect(cues.tagged(.hingeThreshold).count == 1, "seed \(seed)")
+      #expect(cues.tagged(.hingeMotion).isEmpty, "seed \(seed)")
     }
   }
 
@@ -74,7 +74,11 @@ struct ScenarioTests {
     let cues = cues(of: Scenario.tabletop.generate(SynthOptions(seed: 4)))
     #expect(
       cues.contains {
-        if case .hingeSettled(let angle, .half) = $0.kind { (80...112).contains(angle) } else { false }
+        if case .hingeSettled(let angle, .half) = $0.kind {
+          (80...112).contains(angle.degrees)
+        } else {
+          false
+        }
       })
   }
 
@@ -89,7 +93,7 @@ struct ScenarioTests {
       cues.contains {
         $0.kind == .cameraMirroring(stream: .video, camera: .innerFront, mirrored: true, basis: .direction)
       })
-    #expect(cues.named("camera.mask").count == 2)
+    #expect(cues.tagged(.cameraMask).count == 2)
     #expect(
       !cues.contains { if case .cameraGap(_, _, _, _, .reportedDrop, _) = $0.kind { true } else { false } })
   }
@@ -97,12 +101,12 @@ struct ScenarioTests {
   @Test("fold-while-recording at 60 fps has no gap but the switch")
   func foldAt60() {
     let cues = cues(of: Scenario.foldWhileRecording.generate(SynthOptions(seed: 5, fps: 60)))
-    #expect(cues.named("camera.gap").count == 1)
+    #expect(cues.tagged(.cameraGap).count == 1)
   }
 
   @Test("flip-around mirrors the rear camera while it faces the person")
   func flipAround() {
-    let mirroring = cues(of: Scenario.flipAround.generate(SynthOptions(seed: 1))).named("camera.mirroring")
+    let mirroring = cues(of: Scenario.flipAround.generate(SynthOptions(seed: 1))).tagged(.cameraMirroring)
       .map(\.kind)
     #expect(
       mirroring == [
@@ -114,8 +118,8 @@ struct ScenarioTests {
 
   @Test("dropped-frames explains its gaps with drop reasons")
   func droppedFrames() {
-    let gaps = cues(of: Scenario.droppedFrames.generate(SynthOptions(seed: 1, duration: 30))).named(
-      "camera.gap")
+    let gaps = cues(of: Scenario.droppedFrames.generate(SynthOptions(seed: 1, duration: 30))).tagged(
+      .cameraGap)
     #expect(gaps.count > 5)
     #expect(
       gaps.allSatisfy { if case .cameraGap(_, _, _, _, .reportedDrop, _?) = $0.kind { true } else { false } })

@@ -17,7 +17,7 @@ struct CameraDirectionTests {
     script.frames(20...25, camera: .innerFront)
     // The coordinator's update comes after the first inner frame: the decision does not wait for it.
     script.at(700_000_000, .direction(Self.innerToward))
-    let cues = script.cues().filter { $0.kind.name.hasPrefix("camera.") && $0.kind.name != "camera.stall" }
+    let cues = script.cues().filter { $0.kind.name.hasPrefix("camera.") && $0.kind.tag != .cameraStall }
     #expect(
       cues.prefix(2).map(\.kind) == [
         .cameraDirection(stream: .video, camera: .outerFront, facing: .user),
@@ -50,7 +50,7 @@ struct CameraDirectionTests {
       .direction(DirectionUpdate(toward: CameraSet(.backWide), away: CameraSet([.outerFront, .innerFront]))))
     script.frames(34...40, camera: .backWide)
     let decisions = script.cues().filter {
-      $0.kind.name == "camera.mirroring" || $0.kind.name == "camera.direction"
+      $0.kind.tag == .cameraMirroring || $0.kind.tag == .cameraDirection
     }
     #expect(
       decisions.map(\.kind) == [
@@ -86,7 +86,7 @@ struct CameraDirectionTests {
     script.at(1, .direction(DirectionUpdate(view: "main", toward: CameraSet(), away: CameraSet(.backWide))))
     script.at(2, .direction(DirectionUpdate(view: "pip", toward: CameraSet(.backWide), away: CameraSet())))
     #expect(
-      script.cues().named("camera.direction").map(\.kind) == [
+      script.cues().tagged(.cameraDirection).map(\.kind) == [
         .cameraDirection(stream: .video, camera: .backWide, facing: .user),
         .cameraDirection(stream: .video, camera: .backWide, facing: .away),
       ])
@@ -103,7 +103,7 @@ struct CameraMaskTests {
     script.at(340_000_000, .input(stream: .video, camera: .backUltraWide))
     script.frames(11...12, camera: .backWide)
     script.frames(15...16, camera: .backUltraWide)
-    let masks = script.cues().named("camera.mask")
+    let masks = script.cues().tagged(.cameraMask)
     #expect(
       masks.map(\.kind) == [
         .cameraMask(stream: .video, on: true, reason: .input),
@@ -118,7 +118,7 @@ struct CameraMaskTests {
     script.at(0, .input(stream: .video, camera: .virtualFront))
     script.at(0, .display(DisplayChange(display: .outer, fullScreen: true)))
     script.at(10, .display(DisplayChange(display: .outer, fullScreen: false)))
-    #expect(script.cues().named("camera.mask").isEmpty)
+    #expect(script.cues().tagged(.cameraMask).isEmpty)
   }
 
   @Test("the mask lifts by maskMaxMs at the latest, and a second trigger does not extend it")
@@ -128,7 +128,7 @@ struct CameraMaskTests {
     script.at(0, .display(DisplayChange(display: .outer, fullScreen: true)))
     script.at(100_000_000, .display(DisplayChange(display: .inner, fullScreen: true)))
     script.at(300_000_000, .display(DisplayChange(display: .outer, fullScreen: true)))
-    let masks = script.cues().named("camera.mask")
+    let masks = script.cues().tagged(.cameraMask)
     #expect(
       masks == [
         Cue(
@@ -147,7 +147,7 @@ struct CameraMaskTests {
     script.at(0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed)))
     script.at(100_000_000, .hinge(HingeDelivery(angle: .degrees(30), status: .partiallyOpen)))
     #expect(
-      script.cues().named("camera.mask").first
+      script.cues().tagged(.cameraMask).first
         == Cue(
           t: .milliseconds(150), since: .milliseconds(100),
           .cameraMask(stream: .video, on: true, reason: .hinge)))
@@ -159,7 +159,7 @@ struct AccessoryTests {
   static func eligibility(_ events: [Event.Payload]) -> [CueKind] {
     var script = CaptureScript()
     for (index, payload) in events.enumerated() { script.at(Int64(index) * 1_000_000, payload) }
-    return script.cues(configuration: .default).named("accessory.eligible").map(\.kind)
+    return script.cues(configuration: .default).tagged(.accessoryEligible).map(\.kind)
   }
 
   static let all: [Event.Payload] = [

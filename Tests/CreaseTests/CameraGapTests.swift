@@ -11,7 +11,7 @@ struct CameraGapTests {
     let cues = script.cues()
     #expect(cues.gaps.map(\.0) == [.cameraSwitch])
     #expect(cues.gaps.map(\.1) == [4])
-    let gap = cues.named("camera.gap")[0]
+    let gap = cues.tagged(.cameraGap)[0]
     #expect(gap.t == Nanoseconds(15 * 33_333_333 + 1_000_000))
     #expect(
       gap.since == Nanoseconds(10 * 33_333_333 + 1_000_000 + 33_333_333),
@@ -107,7 +107,7 @@ struct CameraGapTests {
     var script = CaptureScript()
     script.frames(1...30)
     script.frames(32...40)
-    let gap = script.cues().named("camera.gap")
+    let gap = script.cues().tagged(.cameraGap)
     #expect(gap.count == 1)
     #expect(
       gap.first?.t == Nanoseconds(33 * 33_333_333 + 1_000_000), "known at the frame after the post-gap frame")
@@ -121,9 +121,9 @@ struct CameraGapTests {
     script.frames(32...32)
     #expect(script.cues().gaps.map(\.1) == [1])
     let lastFrame = Nanoseconds(32 * 33_333_333 + 1_000_000)
-    #expect(script.cues().named("camera.gap").map(\.t) == [lastFrame], "end of stream: the last event's t")
+    #expect(script.cues().tagged(.cameraGap).map(\.t) == [lastFrame], "end of stream: the last event's t")
     let end = script.cues(end: 2_000_000_000)
-    #expect(end.named("camera.gap").map(\.t) == [Nanoseconds(2_000_000_000)], "the end event's t")
+    #expect(end.tagged(.cameraGap).map(\.t) == [Nanoseconds(2_000_000_000)], "the end event's t")
     #expect(end.map(\.t) == end.map(\.t).sorted(), "the stall before the end still comes first")
   }
 
@@ -137,13 +137,13 @@ struct CameraGapTests {
     let bridged = FrameMarble("...........d.d.d.d.d.d.d.d.d.d.d.d.", fps: Int64(fps))
     #expect(bridged.cues.gaps.count == 12)
     #expect(bridged.cues.gaps.allSatisfy { $0.0 == .reportedDrop && $0.1 == 1 })
-    let stall = bridged.cues.named("camera.stall").first
+    let stall = bridged.cues.tagged(.cameraStall).first
     #expect(stall?.latency == FrameDuration(duration).scaled(by: 3))
     // The same slots missing with no drop reported: the camera halved its rate.
     let halved = FrameMarble("...........-.-.-.-.-.-.-.-.-.-.-.-.", fps: Int64(fps))
     #expect(halved.cues.gaps.isEmpty)
     #expect(
-      halved.cues.named("camera.stall").first?.latency == FrameDuration(duration + duration).scaled(by: 3))
+      halved.cues.tagged(.cameraStall).first?.latency == FrameDuration(duration + duration).scaled(by: 3))
   }
 
   @Test("thresholds come from the exact frame duration: at 30 fps a delta of exactly 1.5 frames is no gap")
@@ -154,7 +154,7 @@ struct CameraGapTests {
       script.at(0, .frame(Frame(pts: PresentationTime(nanoseconds: 0))))
       script.at(delta, .frame(Frame(pts: PresentationTime(nanoseconds: delta))))
       script.at(2 * delta, .frame(Frame(pts: PresentationTime(nanoseconds: delta + 33_333_333))))
-      #expect(script.cues().named("camera.gap").count == gaps, "delta \(delta)")
+      #expect(script.cues().tagged(.cameraGap).count == gaps, "delta \(delta)")
     }
   }
 
@@ -163,7 +163,7 @@ struct CameraGapTests {
     var script = CaptureScript()
     script.header.nominalFrameRates[.video] = 60
     script.frames(1...10, fps: 60)
-    #expect(script.cues(end: 1_000_000_000).named("camera.stall").map(\.latency) == [.milliseconds(50)])
+    #expect(script.cues(end: 1_000_000_000).tagged(.cameraStall).map(\.latency) == [.milliseconds(50)])
   }
 
   @Test("a frame exactly at the stall's due time comes first, so no stall fires")
@@ -173,7 +173,7 @@ struct CameraGapTests {
     script.at(0, .frame(Frame(pts: PresentationTime(nanoseconds: 0))))
     script.at(100_000_000, .frame(Frame(pts: PresentationTime(nanoseconds: 100_000_000))))
     let cues = script.cues(end: 150_000_000)
-    #expect(cues.named("camera.stall").isEmpty)
+    #expect(cues.tagged(.cameraStall).isEmpty)
     #expect(cues.gaps.map(\.1) == [2])
   }
 
@@ -201,7 +201,7 @@ struct CameraGapTests {
     let to = PresentationTime(value: 14 * ticksPerFrame, timescale: timescale)!.nanoseconds
     #expect(from == Nanoseconds(333_333_333) || from == Nanoseconds(333_333_330))
     #expect(
-      script.cues().named("camera.gap").first?.kind
+      script.cues().tagged(.cameraGap).first?.kind
         == .cameraGap(stream: .video, from: from, to: to, missing: 3, cause: .unexplained, reason: nil))
   }
 
@@ -217,7 +217,7 @@ struct CameraGapTests {
       420_000_000, .frame(Frame(pts: PresentationTime(nanoseconds: 6 * 33_333_333), camera: .backWide)))
     let cues = script.cues()
     #expect(
-      cues.named("camera.ptsRegression").map(\.kind) == [
+      cues.tagged(.cameraPTSRegression).map(\.kind) == [
         .cameraPTSRegression(stream: .video, from: Nanoseconds(333_333_330), to: Nanoseconds(166_666_665)),
         .cameraPTSRegression(stream: .video, from: Nanoseconds(166_666_665), to: Nanoseconds(166_666_665)),
       ])
@@ -233,7 +233,7 @@ struct CameraStallTests {
     script.header.nominalFrameRates[.video] = 30
     script.frames(1...10)
     script.frames(40...41)
-    let stalls = script.cues(end: 2_000_000_000).named("camera.stall")
+    let stalls = script.cues(end: 2_000_000_000).tagged(.cameraStall)
     let last = Int64(10 * 33_333_333 + 1_000_000)
     // 3 × (10⁹ / 30) is exactly 100 ms: computed from the exact duration, then rounded.
     #expect(
@@ -247,12 +247,12 @@ struct CameraStallTests {
     var script = CaptureScript()
     script.header.nominalFrameRates[.video] = 30
     script.frames(1...10)
-    #expect(script.cues().named("camera.stall").isEmpty, "end of stream without an end event")
+    #expect(script.cues().tagged(.cameraStall).isEmpty, "end of stream without an end event")
     script.at(340_000_000, .session(SessionState(running: false, previewVisible: true)))
-    #expect(script.cues(end: 2_000_000_000).named("camera.stall").isEmpty, "the session stopped")
+    #expect(script.cues(end: 2_000_000_000).tagged(.cameraStall).isEmpty, "the session stopped")
     script.at(1_000_000_000, .session(SessionState(running: true, previewVisible: true)))
     #expect(
-      script.cues(end: 2_000_000_000).named("camera.stall").map(\.since) == [Nanoseconds(1_000_000_000)],
+      script.cues(end: 2_000_000_000).tagged(.cameraStall).map(\.since) == [Nanoseconds(1_000_000_000)],
       "a silence that starts when the session resumes")
   }
 }

@@ -56,7 +56,7 @@ struct CameraPropertyTests {
     let configuration = Configuration.default
     let cues = Self.script(seed: seed).cues(configuration: configuration)
     #expect(cues.map(\.t) == cues.map(\.t).sorted(), "seed \(seed)")
-    #expect(!cues.named("camera.gap").isEmpty && !cues.named("camera.mask").isEmpty, "seed \(seed)")
+    #expect(!cues.tagged(.cameraGap).isEmpty && !cues.tagged(.cameraMask).isEmpty, "seed \(seed)")
     var maskedSince: Nanoseconds?
     for cue in cues {
       if let bound = configuration.latencyBound(for: cue.kind.latencyStage).bound() {

@@ -52,7 +52,7 @@ struct CaptureScript {
 
 extension [Cue] {
   /// The cues named `name`.
-  func named(_ name: String) -> [Cue] { filter { $0.kind.name == name } }
+  func tagged(_ tag: CueKind.Tag) -> [Cue] { filter { $0.kind.tag == tag } }
 
   /// The gaps' causes, missing counts and reasons.
   var gaps: [(GapCause, Int, DropReason?)] {

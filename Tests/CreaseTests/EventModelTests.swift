@@ -1,5 +1,6 @@
 import Crease
 import CreaseSynth
+import CreaseTesting
 import Testing
 
 @Suite("Event model")
@@ -36,9 +37,9 @@ struct EventModelTests {
 
   @Test("angles keep their unit and convert to degrees")
   func angles() {
-    #expect(Angle.degrees(90).degrees == 90)
-    #expect(abs(Angle.radians(.pi / 2).degrees - 90) < 1e-12)
-    #expect(Angle.radians(1).unit == .radians)
+    #expect(HingeAngle.degrees(90).degrees == 90)
+    #expect(abs(HingeAngle.radians(.pi / 2).degrees - 90) < 1e-12)
+    #expect(HingeAngle.radians(1).unit == .radians)
   }
 
   @Test("camera sets hold cameras in one byte")
@@ -136,5 +137,27 @@ struct PresentationTimeConversionTests {
       #expect(
         converted == Self.reference(value, timescale), "value \(value), timescale \(timescale), seed \(seed)")
     }
+  }
+}
+
+@Suite("Trace time at the edge: Duration and clock instants")
+struct NanosecondsBridgeTests {
+  @Test("Duration both ways, exact within the range and saturating outside it")
+  func duration() {
+    for value: Int64 in [0, 1, -1, 1_234_567_891, .max, .min] {
+      #expect(Nanoseconds(Nanoseconds(value).duration) == Nanoseconds(value))
+    }
+    #expect(Nanoseconds(.seconds(Int64.max)) == .max)
+    #expect(Nanoseconds(.seconds(Int64.min)) == .min)
+  }
+
+  @Test("an instant on a clock becomes trace time since an origin, and back")
+  func instants() {
+    let origin = TestClock.Instant(offset: .seconds(3))
+    let later = origin.advanced(by: .milliseconds(150) + .nanoseconds(7))
+    let t = Nanoseconds(at: later, since: origin)
+    #expect(t == .milliseconds(150) + Nanoseconds(7))
+    #expect(t.instant(since: origin) == later)
+    #expect(Nanoseconds(at: origin, since: later) == Nanoseconds(-150_000_007))
   }
 }

@@ -64,15 +64,17 @@ struct HingePropertyTests {
   @Test("no flicker: boundary sides alternate, each past its far threshold", arguments: 0..<30)
   func noFlicker(seed: UInt64) {
     let configuration = Self.configurations[2]
-    var sides: [String: BoundarySide] = [:]
+    var sides: [BoundaryName: BoundarySide] = [:]
     var crossings = 0
     for cue in hingeCues(RandomHingeStream.deliveries(seed: seed), configuration: configuration) {
       guard case .hingeThreshold(let name, let side, let angle, let initial) = cue.kind else { continue }
       let boundary = configuration.hinge.boundaries.first { $0.name == name }!
       if !initial {
         crossings += 1
-        #expect(sides[name] != side, "seed \(seed): \(name) repeated \(side) at \(cue.t)")
-        #expect(side == .above ? angle >= boundary.above : angle <= boundary.below, "seed \(seed): \(cue)")
+        #expect(sides[name] != side, "seed \(seed): \(name.rawValue) repeated \(side) at \(cue.t)")
+        #expect(
+          side == .above ? angle.degrees >= boundary.above : angle.degrees <= boundary.below,
+          "seed \(seed): \(cue)")
       }
       sides[name] = side
     }
@@ -110,6 +112,6 @@ struct HingePropertyTests {
     }
     let cues = hingeCues(deliveries)
     #expect(
-      !cues.contains { $0.kind.name == "hinge.motion" || $0.kind.name == "hinge.progress" }, "seed \(seed)")
+      !cues.contains { $0.kind.tag == .hingeMotion || $0.kind.tag == .hingeProgress }, "seed \(seed)")
   }
 }

@@ -32,9 +32,9 @@ struct HingeStageTests {
     configuration.hinge.boundaries.append(Boundary(name: "tent", below: 60, above: 70))
     #expect(
       hingeCues([(0, hinge(100, .partiallyOpen))], configuration: configuration) == [
-        cue(0, 0, .hingeInitial(status: .partiallyOpen, angle: 100)),
-        cue(0, 0, .hingeThreshold(boundary: "flat", side: .below, angle: 100, initial: true)),
-        cue(0, 0, .hingeThreshold(boundary: "tent", side: .above, angle: 100, initial: true)),
+        cue(0, 0, .hingeInitial(status: .partiallyOpen, angle: .degrees(100))),
+        cue(0, 0, .hingeThreshold(boundary: "flat", side: .below, angle: .degrees(100), initial: true)),
+        cue(0, 0, .hingeThreshold(boundary: "tent", side: .above, angle: .degrees(100), initial: true)),
       ])
   }
 
@@ -55,7 +55,7 @@ struct HingeStageTests {
   @Test("an unknown launch commits nothing; the first real status commits from unknown")
   func unknownLaunch() {
     let cues = hingeCues([(0, hinge(10, .unknown)), (5, hinge(10, .closed))])
-    #expect(cues.first == cue(0, 0, .hingeInitial(status: .unknown, angle: 10)))
+    #expect(cues.first == cue(0, 0, .hingeInitial(status: .unknown, angle: .degrees(10))))
     #expect(cues.contains(cue(55, 5, .hingeStatus(from: .unknown, to: .closed))))
   }
 
@@ -65,11 +65,12 @@ struct HingeStageTests {
       (0, hinge(10, .closed)), (10, hinge(40, .partiallyOpen)), (20, nil), (30, nil),
       (400, hinge(90, .partiallyOpen)),
     ])
-    #expect(!cues.contains { $0.kind.name == "hinge.status" || $0.kind.name == "hinge.settled" })
+    #expect(!cues.contains { $0.kind.tag == .hingeStatus || $0.kind.tag == .hingeSettled })
     #expect(cues.filter { $0.kind == .hingeUnavailable } == [cue(20, 20, .hingeUnavailable)])
-    #expect(cues.contains(cue(400, 400, .hingeAvailable(status: .partiallyOpen, angle: 90))))
+    #expect(cues.contains(cue(400, 400, .hingeAvailable(status: .partiallyOpen, angle: .degrees(90)))))
     #expect(
-      cues.last == cue(400, 400, .hingeThreshold(boundary: "flat", side: .below, angle: 90, initial: true)))
+      cues.last
+        == cue(400, 400, .hingeThreshold(boundary: "flat", side: .below, angle: .degrees(90), initial: true)))
   }
 
   @Test("a view without a hinge reports it at its first delivery")
@@ -84,12 +85,12 @@ struct HingeStageTests {
       (200, hinge(90, .partiallyOpen)), (490, hinge(90.4, .partiallyOpen)),
       (495, hinge(90.8, .partiallyOpen)),
     ])
-    #expect(cues.contains(cue(100, 100, .hingeMotion(phase: .opening, angle: 30))))
+    #expect(cues.contains(cue(100, 100, .hingeMotion(phase: .opening, angle: .degrees(30)))))
     #expect(cues.contains(cue(100, 100, .hingeProgress(value: 30.0 / 165))))
     #expect(
       cues.suffix(2) == [
         cue(500, 200, .hingeProgress(value: 90.8 / 165)),  // pending until 506.7 ms; settle sends it
-        cue(500, 200, .hingeSettled(angle: 90.8, zone: .half)),
+        cue(500, 200, .hingeSettled(angle: .degrees(90.8), zone: .half)),
       ])
   }
 
@@ -100,20 +101,20 @@ struct HingeStageTests {
       (160, hinge(15, .closed)),
     ])
     #expect(cues.contains(cue(200, 150, .hingeStatus(from: .partiallyOpen, to: .closed))))
-    #expect(cues.last == cue(200, 150, .hingeSettled(angle: 15, zone: .closed)))
+    #expect(cues.last == cue(200, 150, .hingeSettled(angle: .degrees(15), zone: .closed)))
   }
 
   @Test("angles in radians come out in degrees")
   func radians() {
     let cues = hingeCues([(0, HingeDelivery(angle: .radians(.pi / 2), status: .partiallyOpen))])
-    #expect(cues.first == cue(0, 0, .hingeInitial(status: .partiallyOpen, angle: 90)))
+    #expect(cues.first == cue(0, 0, .hingeInitial(status: .partiallyOpen, angle: .degrees(90))))
   }
 
   @Test("with an end event, a settle due after it stays pending")
   func settlePendingAtEnd() {
     let cues = hingeCues([(0, hinge(0, .closed)), (100, hinge(30, .closed))], end: 200)
-    #expect(!cues.contains { $0.kind.name == "hinge.settled" })
+    #expect(!cues.contains { $0.kind.tag == .hingeSettled })
     let later = hingeCues([(0, hinge(0, .closed)), (100, hinge(30, .closed))], end: 400)
-    #expect(later.last == cue(400, 100, .hingeSettled(angle: 30, zone: .half)))
+    #expect(later.last == cue(400, 100, .hingeSettled(angle: .degrees(30), zone: .half)))
   }
 }

@@ -12,10 +12,10 @@ struct SessionTests {
     try session.hinge(.degrees(12), status: .closed, at: 0)
     try session.hinge(.radians(0.7), status: .partiallyOpen, at: .milliseconds(100))
     session.drainCues { cues.append($0) }
-    #expect(!cues.contains { $0.kind.name == "hinge.status" })
+    #expect(!cues.contains { $0.kind.tag == .hingeStatus })
     session.advance(to: .milliseconds(149))
     session.drainCues { cues.append($0) }
-    #expect(!cues.contains { $0.kind.name == "hinge.status" })
+    #expect(!cues.contains { $0.kind.tag == .hingeStatus })
     session.advance(to: .milliseconds(150))
     session.drainCues { cues.append($0) }
     #expect(
@@ -56,7 +56,9 @@ struct SessionTests {
     var cues: [Cue] = []
     session.drainCues { cues.append($0) }
     #expect(
-      cues.last == Cue(t: .milliseconds(310), since: .milliseconds(10), .hingeSettled(angle: 40, zone: .half))
+      cues.last
+        == Cue(
+          t: .milliseconds(310), since: .milliseconds(10), .hingeSettled(angle: .degrees(40), zone: .half))
     )
     #expect(throws: RefusedEvent(event: Event(t: .seconds(1), .mark(label: "x")), reason: .afterEnd)) {
       try session.send(Event(t: .seconds(1), .mark(label: "x")))
@@ -135,7 +137,7 @@ struct SessionTests {
       Event(t: .milliseconds(100), .hinge(HingeDelivery(angle: .degrees(40), status: .partiallyOpen))))
     input.yield(Event(t: .seconds(2), .mark(label: "a")))
     var seen: [Cue] = []
-    while !seen.contains(where: { $0.kind.name == "hinge.status" }), let cue = try await cues.next() {
+    while !seen.contains(where: { $0.kind.tag == .hingeStatus }), let cue = try await cues.next() {
       seen.append(cue)
     }
     // Only now does the stream end; the debounce cue came without it.
@@ -155,11 +157,11 @@ struct SessionTests {
     input.yield(
       Event(t: .milliseconds(100), .hinge(HingeDelivery(angle: .degrees(40), status: .partiallyOpen))))
     let first = try await cues.next()
-    #expect(first?.kind.name == "hinge.initial")
+    #expect(first?.kind.tag == .hingeInitial)
     // No further event: only the clock moves, 200 ms after the events came.
     clock.advance(by: .milliseconds(200))
     var seen: [Cue] = []
-    while !seen.contains(where: { $0.kind.name == "hinge.status" }), let cue = try await cues.next() {
+    while !seen.contains(where: { $0.kind.tag == .hingeStatus }), let cue = try await cues.next() {
       seen.append(cue)
     }
     #expect(

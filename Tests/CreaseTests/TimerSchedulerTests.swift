@@ -84,7 +84,7 @@ struct ReorderBufferLimitTests {
     for push in pushes {
       #expect(
         engine.push(Event(t: Nanoseconds(push.t), .mark(label: String(push.label))), from: 0) == .accepted)
-      engine.drainCues { released.append($0.kind.name == "mark" ? "\($0.t.rawValue)" : "") }
+      engine.drainCues { released.append($0.kind.tag == .mark ? "\($0.t.rawValue)" : "") }
     }
     #expect(engine.releasedEarly == 3, "a, b and c went early, so at most 3 are held")
     #expect(released.count == 3)

@@ -33,12 +33,12 @@ public struct HingeConfiguration: Hashable, Sendable {
     var names: Set<String> = []
     for (index, boundary) in boundaries.enumerated() {
       let key = "hinge.boundaries[\(index)]"
-      guard !boundary.name.isEmpty else {
+      guard !boundary.name.rawValue.isEmpty else {
         throw ConfigurationError(key: "\(key).name", reason: "must not be empty")
       }
-      guard names.insert(boundary.name).inserted else {
+      guard names.insert(boundary.name.rawValue).inserted else {
         throw ConfigurationError(
-          key: "\(key).name", reason: "'\(boundary.name)' names an earlier boundary too")
+          key: "\(key).name", reason: "'\(boundary.name.rawValue)' names an earlier boundary too")
       }
       guard boundary.below.isFinite else {
         throw ConfigurationError(key: "\(key).below", reason: "must be finite")
@@ -58,13 +58,13 @@ public struct HingeConfiguration: Hashable, Sendable {
 /// A pair of thresholds around one line, so a hinge resting near it does not flicker (SPEC 4.3).
 public struct Boundary: Hashable, Sendable {
   /// The name cues report.
-  public var name: String
+  public var name: BoundaryName
   /// At or below this angle, in degrees, the side becomes `below`.
   public var below: Double
   /// At or above this angle, in degrees, the side becomes `above`.
   public var above: Double
 
-  public init(name: String, below: Double, above: Double) {
+  public init(name: BoundaryName, below: Double, above: Double) {
     self.name = name
     self.below = below
     self.above = above

@@ -36,7 +36,7 @@ extension CueKind {
     switch self {
     case .hingeInitial(let status, let angle), .hingeAvailable(let status, let angle):
       body("status", .name(status.name))
-      body("angle", .decimal(angle))
+      body("angle", .decimal(angle.degrees))
     case .hingeUnavailable:
       break
     case .hingeStatus(let from, let to):
@@ -45,15 +45,15 @@ extension CueKind {
     case .regionsChanged(let divisionActive):
       body("divisionActive", .bool(divisionActive))
     case .hingeThreshold(let boundary, let side, let angle, let initial):
-      body("boundary", .text(boundary))
+      body("boundary", .text(boundary.rawValue))
       body("side", .name(side.rawValue))
-      body("angle", .decimal(angle))
+      body("angle", .decimal(angle.degrees))
       if initial { body("initial", .bool(true)) }
     case .hingeMotion(let phase, let angle):
       body("phase", .name(phase.rawValue))
-      body("angle", .decimal(angle))
+      body("angle", .decimal(angle.degrees))
     case .hingeSettled(let angle, let zone):
-      body("angle", .decimal(angle))
+      body("angle", .decimal(angle.degrees))
       body("zone", .name(zone.rawValue))
     case .hingeProgress(let value):
       body("value", .decimal(value))

@@ -1,21 +1,21 @@
 /// The cues of SPEC 3 with their fields.
 public enum CueKind: Hashable, Sendable {
   /// The first hinge delivery (the launch delivery).
-  case hingeInitial(status: HingeStatus, angle: Double)
+  case hingeInitial(status: HingeStatus, angle: HingeAngle)
   /// A delivery with no hinge: the view left a hierarchy with hinge updates.
   case hingeUnavailable
   /// The first delivery after the hinge was unavailable; it re-sets the committed status.
-  case hingeAvailable(status: HingeStatus, angle: Double)
+  case hingeAvailable(status: HingeStatus, angle: HingeAngle)
   /// A debounced change of the committed status.
   case hingeStatus(from: HingeStatus, to: HingeStatus)
   /// Re-read reserved regions; the fold's division region is active only while partly open.
   case regionsChanged(divisionActive: Bool)
   /// A hysteresis boundary was crossed (or its first side set, `initial`).
-  case hingeThreshold(boundary: String, side: BoundarySide, angle: Double, initial: Bool)
+  case hingeThreshold(boundary: BoundaryName, side: BoundarySide, angle: HingeAngle, initial: Bool)
   /// A fold or unfold started or reversed.
-  case hingeMotion(phase: MotionPhase, angle: Double)
+  case hingeMotion(phase: MotionPhase, angle: HingeAngle)
   /// The hinge came to rest.
-  case hingeSettled(angle: Double, zone: RestZone)
+  case hingeSettled(angle: HingeAngle, zone: RestZone)
   /// Effect progress while moving, 0…1.
   case hingeProgress(value: Double)
   /// Frames are missing from a stream.
@@ -107,7 +107,7 @@ extension CueKind {
   public var textByteCount: Int {
     switch self {
     case .mark(let label): label.utf8.count
-    case .hingeThreshold(let boundary, _, _, _): boundary.utf8.count
+    case .hingeThreshold(let boundary, _, _, _): boundary.rawValue.utf8.count
     case .cameraGap(let stream, _, _, _, _, _), .cameraStall(let stream),
       .cameraPTSRegression(let stream, _, _),
       .cameraDirection(let stream, _, _), .cameraMirroring(let stream, _, _, _),

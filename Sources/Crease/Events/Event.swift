@@ -59,9 +59,9 @@ extension Event.Payload {
 
 /// One hinge delivery: a continuous angle and a coarse status.
 public struct HingeDelivery: Hashable, Sendable {
-  public var angle: Angle
+  public var angle: HingeAngle
   public var status: HingeStatus
-  public init(angle: Angle, status: HingeStatus) {
+  public init(angle: HingeAngle, status: HingeStatus) {
     self.angle = angle
     self.status = status
   }

@@ -9,6 +9,17 @@ public struct StreamName: RawRepresentable, Hashable, Sendable, ExpressibleByStr
   public static let video: StreamName = "video"
 }
 
+/// The name of a hysteresis boundary (`hinge.boundaries[].name` in a configuration), as a
+/// `hinge.threshold` cue reports it.
+public struct BoundaryName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+  /// The name as the configuration spells it.
+  public var rawValue: String
+  /// The boundary named `rawValue`.
+  public init(rawValue: String) { self.rawValue = rawValue }
+  /// The boundary named by a literal, such as `"flat"`.
+  public init(stringLiteral value: String) { self.rawValue = value }
+}
+
 /// The name of a view in a direction-coordinator update (`"main"` unless a trace says otherwise).
 public struct ViewName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
   public var rawValue: String

@@ -61,7 +61,8 @@ struct HingeStage: Sendable {
       change = .initial(status)
       let kind: CueKind =
         availability == .unavailable
-        ? .hingeAvailable(status: status, angle: angle) : .hingeInitial(status: status, angle: angle)
+        ? .hingeAvailable(status: status, angle: .degrees(angle))
+        : .hingeInitial(status: status, angle: .degrees(angle))
       availability = .available
       context.emit(since: now, kind)
     case .armTimer(let due):
@@ -72,11 +73,13 @@ struct HingeStage: Sendable {
         context.emit(
           since: now,
           .hingeThreshold(
-            boundary: boundaries[index].boundary.name, side: side, angle: angle, initial: initial))
+            boundary: boundaries[index].boundary.name, side: side, angle: .degrees(angle), initial: initial))
       }
     }
     let outcome = motion.receive(angle, at: now)
-    if let phase = outcome.motion { context.emit(since: now, .hingeMotion(phase: phase, angle: angle)) }
+    if let phase = outcome.motion {
+      context.emit(since: now, .hingeMotion(phase: phase, angle: .degrees(angle)))
+    }
     if let due = outcome.settleTimer { context.timers.schedule(.hinge(.settle), at: due) }
     if let zone = outcome.settled {
       settle(MotionStateMachine.Settle(angle: angle, zone: zone, since: now), context: &context)
@@ -121,7 +124,7 @@ struct HingeStage: Sendable {
     if let value = progress.settle(progressValue(settled.angle), at: context.now) {
       context.emit(since: settled.since, .hingeProgress(value: value))
     }
-    context.emit(since: settled.since, .hingeSettled(angle: settled.angle, zone: settled.zone))
+    context.emit(since: settled.since, .hingeSettled(angle: .degrees(settled.angle), zone: settled.zone))
   }
 
   /// The view has no hinge: report it once, cancel the stage's timers and start over.

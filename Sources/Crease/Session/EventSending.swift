@@ -10,7 +10,8 @@ public protocol EventSending {
 
 extension EventSending {
   /// A hinge delivery (SwiftUI `onHingeChange` or `UIHingeInteraction`), at trace time `t`.
-  public mutating func hinge(_ angle: Angle, status: HingeStatus, at t: Nanoseconds) throws(SendFailure) {
+  public mutating func hinge(_ angle: HingeAngle, status: HingeStatus, at t: Nanoseconds) throws(SendFailure)
+  {
     try send(Event(t: t, .hinge(HingeDelivery(angle: angle, status: status))))
   }
 

@@ -145,7 +145,7 @@ public enum ConfigurationFile {
       try rejectUnknownKeys(boundary, known: ["name", "below", "above"])
       result.append(
         Boundary(
-          name: try boundary.string(try boundary.required("name"), key: "name"),
+          name: BoundaryName(rawValue: try boundary.string(try boundary.required("name"), key: "name")),
           below: try boundary.number(try boundary.required("below"), key: "below"),
           above: try boundary.number(try boundary.required("above"), key: "above")))
     }

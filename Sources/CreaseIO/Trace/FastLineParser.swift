@@ -115,14 +115,16 @@ struct FastLineParser {
         guard stream == nil, pts == nil, camera == nil, reason == nil, label == nil,
           let status = status.flatMap({ Self.name($0, names.statuses) })
         else { return nil }
-        let delivered: Angle
+        let delivered: HingeAngle
         switch (angle, angleRad) {
         case (let degrees?, nil):
           guard let value = Self.number(degrees) else { return nil }
           delivered = .degrees(value)
         case (nil, let radians?):
           // Left to json-c, which names the problem, when it is not finite in degrees.
-          guard let value = Self.number(radians), Angle.radians(value).degrees.isFinite else { return nil }
+          guard let value = Self.number(radians), HingeAngle.radians(value).degrees.isFinite else {
+            return nil
+          }
           delivered = .radians(value)
         default:
           return nil

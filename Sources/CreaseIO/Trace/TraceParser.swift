@@ -241,7 +241,7 @@ public final class TraceParser {
     case (.value, .value, _): throw fields.error("angleRad", "give 'angle' or 'angleRad', not both")
     default: break
     }
-    let angle: Angle
+    let angle: HingeAngle
     if case .value(let value) = degrees {
       angle = .degrees(try fields.number(value, key: "angle"))
     } else if case .value(let value) = radians {

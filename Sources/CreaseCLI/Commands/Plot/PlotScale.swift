@@ -51,7 +51,7 @@ struct PlotScale {
     return ticks
   }
 
-  /// Angle ticks: every 30° up to 360°, about six above. Counted, not strided, so that no
+  /// HingeAngle ticks: every 30° up to 360°, about six above. Counted, not strided, so that no
   /// axis, however wide, makes more than a dozen.
   var angleTicks: [Double] {
     let step = maximumAngle <= 360 ? 30 : Self.niceStep(atLeast: maximumAngle / 6)

@@ -146,7 +146,7 @@ struct SVGPlot {
       [boundary.below, boundary.above].map { degrees in
         ##"<line x1="\##(n(Self.plotLeft))" y1="\##(n(scale.y(degrees)))" x2="\##(n(Self.plotRight))" y2="\##(n(scale.y(degrees)))" stroke="#9333ea" stroke-width="0.8" stroke-dasharray="6 4"/>"##
       } + [
-        ##"<text x="\##(n(Self.plotRight - 4))" y="\##(n(scale.y(boundary.above) - 4))" text-anchor="end" fill="#9333ea">\##(Self.escape(boundary.name)) (\##(number(boundary.below))–\##(number(boundary.above))°)</text>"##
+        ##"<text x="\##(n(Self.plotRight - 4))" y="\##(n(scale.y(boundary.above) - 4))" text-anchor="end" fill="#9333ea">\##(Self.escape(boundary.name.rawValue)) (\##(number(boundary.below))–\##(number(boundary.above))°)</text>"##
       ]
     }
   }
@@ -191,21 +191,24 @@ struct SVGPlot {
       let x = scale.x(cue.t)
       let at = seconds(cue.t)
       switch cue.kind {
-      case .hingeMotion(let phase, let degrees):
+      case .hingeMotion(let phase, let angle):
+        let degrees = angle.degrees
         let tooltip = "hinge.motion \(phase.rawValue) at \(at) s, \(number(degrees))°"
         if phase == .opening {
           opening.add(from: x, to: x, y: scale.y(degrees), seconds: scale.seconds(cue.t), title: tooltip)
         } else {
           closing.add(from: x, to: x, y: scale.y(degrees), seconds: scale.seconds(cue.t), title: tooltip)
         }
-      case .hingeSettled(let degrees, let zone):
+      case .hingeSettled(let angle, let zone):
+        let degrees = angle.degrees
         settled.add(
           from: x, to: x, y: scale.y(degrees), seconds: scale.seconds(cue.t),
           title: "hinge.settled \(zone.rawValue) at \(at) s, \(number(degrees))°")
-      case .hingeThreshold(let boundary, let side, let degrees, _):
+      case .hingeThreshold(let boundary, let side, let angle, _):
+        let degrees = angle.degrees
         thresholds.add(
           from: x, to: x, y: scale.y(degrees), seconds: scale.seconds(cue.t),
-          title: "hinge.threshold \(boundary) \(side.rawValue) at \(at) s, \(number(degrees))°")
+          title: "hinge.threshold \(boundary.rawValue) \(side.rawValue) at \(at) s, \(number(degrees))°")
       case .mark(let label):
         marks.add(from: x, to: x, y: 0, seconds: scale.seconds(cue.t), title: label)
       default:

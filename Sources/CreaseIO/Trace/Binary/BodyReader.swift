@@ -78,9 +78,9 @@ struct BodyReader {
   /// A hinge angle in the unit `form` names (1 degrees, 2 radians), refused unless it is a
   /// finite number of degrees: a radian value that is finite may not be once converted.
   @inline(__always)
-  mutating func angle(form: UInt8) throws(Failure) -> Angle {
+  mutating func angle(form: UInt8) throws(Failure) -> HingeAngle {
     let value = try finiteDouble("angle")
-    let angle: Angle = form == 1 ? .degrees(value) : .radians(value)
+    let angle: HingeAngle = form == 1 ? .degrees(value) : .radians(value)
     guard angle.degrees.isFinite else {
       throw Failure("'angle' \(value) radians is not a finite number of degrees")
     }

@@ -1,5 +1,5 @@
 /// A hinge angle, kept in the unit the trace gave so a conversion round-trips exactly.
-public struct Angle: Hashable, Sendable {
+public struct HingeAngle: Hashable, Sendable {
   /// The unit an angle was recorded in.
   public enum Unit: UInt8, Hashable, Sendable {
     case degrees
@@ -12,9 +12,9 @@ public struct Angle: Hashable, Sendable {
   public var unit: Unit
 
   /// An angle in degrees.
-  public static func degrees(_ value: Double) -> Angle { Angle(value: value, unit: .degrees) }
+  public static func degrees(_ value: Double) -> HingeAngle { HingeAngle(value: value, unit: .degrees) }
   /// An angle in radians.
-  public static func radians(_ value: Double) -> Angle { Angle(value: value, unit: .radians) }
+  public static func radians(_ value: Double) -> HingeAngle { HingeAngle(value: value, unit: .radians) }
 
   /// The angle in degrees, whatever unit it was recorded in.
   public var degrees: Double {
