@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
-.PHONY: demo test test-deps schemas dask-test man install deps bench bench-deps lint format docs example tagged-copy library-cost fuzz test-sanitized
+.PHONY: demo test test-deps schemas dask-test man install deps bench bench-deps lint format docs symbol-graphs example tagged-copy library-cost fuzz test-sanitized
 
 # The build every SwiftPM user and app gets: no flag changes code generation or turns off a
 # check (SPEC 9). Its speed comes from attributes in the sources (Docs/Decisions.md, "Speed").
@@ -83,17 +83,36 @@ bench: bench-deps
 	PATH="$(CURDIR)/Benchmarks/.venv/bin:$$PATH" .build/release/crease-bench $(BENCH_LINES)
 	$(MAKE) library-cost
 
-# Formatting, the Darwin/Linux portability check (SPEC 8) and the doc-comment count.
-lint:
+# Formatting, the Darwin/Linux portability check (SPEC 8), the doc comments of every public
+# symbol and the catalogs' topics.
+lint: symbol-graphs
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz Examples
 	python3 Scripts/check-portability.py
+	python3 Scripts/check-doc-comments.py
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks Fuzz Examples
 
-docs:
-	$(SWIFT) build --target Crease -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs
-	docc convert Sources/Crease/Crease.docc --additional-symbol-graph-dir .build/symbol-graphs --output-path .docc-build
+# The DocC catalogs of every library product, built from their symbol graphs with warnings as
+# errors (every link resolves, every public type is in a topic); `make lint` counts the doc
+# comments on the same graphs.
+DOC_MODULES = Crease CreaseRecording CreaseIO CreaseTesting
+SYMBOL_GRAPHS = .build/symbol-graphs
+# A build of its own, whose modules write their graphs whenever they compile: an up-to-date
+# build writes none, so the folder is kept between runs.
+symbol-graphs:
+	@mkdir -p $(SYMBOL_GRAPHS)
+	@for target in CreaseIO CreaseTesting; do \
+	  $(SWIFT) build --build-path .build/symbols --target $$target -Xswiftc -emit-symbol-graph \
+	    -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(SYMBOL_GRAPHS) 2>&1 | tail -n 1; done
+docs: symbol-graphs
+	@mkdir -p .docc-build
+	@for module in $(DOC_MODULES); do \
+	  rm -rf $(SYMBOL_GRAPHS)/$$module && mkdir -p $(SYMBOL_GRAPHS)/$$module && cp $(SYMBOL_GRAPHS)/$$module.symbols.json $(SYMBOL_GRAPHS)/$$module@*.symbols.json \
+	    $(SYMBOL_GRAPHS)/$$module/ 2>/dev/null; \
+	  docc convert Sources/$$module/$$module.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS)/$$module \
+	    --warnings-as-errors --output-path .docc-build/$$module || exit 1; \
+	done
 
 # A copy of this repository's files, committed and tagged 1.0.0, for packages that depend on
 # Crease by version as an app does.

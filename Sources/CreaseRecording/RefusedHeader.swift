@@ -4,7 +4,7 @@ import Crease
 public struct RefusedHeader: Error, Hashable, Sendable {
   /// Why the header was refused.
   public enum Reason: Hashable, Sendable {
-    /// A format version this build does not write (it writes ``Crease/TraceHeader/currentVersion``).
+    /// A format version this build does not write (it writes `TraceHeader/currentVersion`).
     case unsupportedVersion(Int)
     /// A declared frame rate that is not a finite number above 0.
     case frameRate(stream: StreamName, fps: Double)
@@ -17,6 +17,7 @@ public struct RefusedHeader: Error, Hashable, Sendable {
   /// Why it was refused.
   public var reason: Reason
 
+  /// A refusal of `header` for `reason`.
   public init(header: TraceHeader, reason: Reason) {
     self.header = header
     self.reason = reason
@@ -35,6 +36,7 @@ public struct RefusedHeader: Error, Hashable, Sendable {
 }
 
 extension RefusedHeader: CustomStringConvertible {
+  /// Why the header was refused, in one line.
   public var description: String {
     switch reason {
     case .unsupportedVersion(let version):

@@ -3,7 +3,7 @@ import Crease
 /// Records an app's hinge and capture events as a Crease trace while it runs: the header line
 /// first, a line per event, an `end` line last, in exactly the format `crease replay` reads.
 ///
-/// It takes the same calls as ``Crease/CreaseSession`` (``Crease/EventSending``), so an app can
+/// It takes the same calls as `CreaseSession` (`EventSending`), so an app can
 /// feed both from one place and replay the recording later to the same cues. Each line is
 /// encoded into a buffer the recorder keeps, and handed whole to the app's ``TraceSink``: no
 /// allocation per event once the buffer has grown to the longest line.
@@ -17,7 +17,7 @@ import Crease
 ///
 /// Like a session, it refuses an event before the latest one (a trace read by `crease` with no
 /// reorder window would find it late) or after ``finish(at:)``, and it refuses whatever a trace
-/// cannot hold (``Crease/Event/traceRefusal``: a negative `t`, an angle that is not a finite
+/// cannot hold (`Event/traceRefusal`: a negative `t`, an angle that is not a finite
 /// number of degrees, an empty stream name, a camera both toward and away); a refusal is a
 /// ``Failure/refusedEvent(_:)`` and nothing is written. Every line it writes passes `crease check`.
 /// Errors are typed: a refusal, or the sink's own ``TraceSink/Failure``.
@@ -99,6 +99,7 @@ extension TraceRecorder.Failure {
 }
 
 extension TraceRecorder.Failure: CustomStringConvertible {
+  /// What failed, in one line.
   public var description: String {
     switch self {
     case .refusedHeader(let refusal): "\(refusal)"

@@ -13,6 +13,7 @@ public struct StreamBudget: Hashable, Sendable {
   /// Bytes of their names.
   public private(set) var nameBytes = 0
 
+  /// A budget with nothing spent.
   public init() {}
 
   /// Admits a stream not seen before when it fits the budget, and says whether it did.

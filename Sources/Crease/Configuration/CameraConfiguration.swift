@@ -9,6 +9,7 @@ public struct CameraConfiguration: Hashable, Sendable {
   /// Longest the preview stays masked around a switch (`maskMaxMs`, default 500).
   public var maskMax: Nanoseconds = .milliseconds(500)
 
+  /// The defaults of SPEC 4.6 and 4.7.
   public init() {}
 
   func validate() throws(ConfigurationError) {

@@ -21,6 +21,7 @@ public struct Configuration: Hashable, Sendable {
   /// The camera stage's settings.
   public var camera: CameraConfiguration
 
+  /// A configuration with the given values; every one has SPEC 6's default. Call ``validate()`` before use.
   public init(
     reorderWindow: Nanoseconds = .milliseconds(50),
     reorderBufferLimit: Int = 100_000,
@@ -75,10 +76,12 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
   /// Why the value was refused.
   public var reason: String
 
+  /// An error about `key`, spelled as a file spells it.
   public init(key: String, reason: String) {
     self.key = key
     self.reason = reason
   }
 
+  /// `KEY: REASON`, as the command prints it.
   public var description: String { "\(key): \(reason)" }
 }

@@ -19,6 +19,7 @@ public struct HingeConfiguration: Hashable, Sendable {
   /// Most progress cues per second (`progressMaxRateHz`, default 60).
   public var progressMaxRateHz: Double = 60
 
+  /// The defaults of SPEC 4.
   public init() {}
 
   func validate() throws(ConfigurationError) {
@@ -64,6 +65,7 @@ public struct Boundary: Hashable, Sendable {
   /// At or above this angle, in degrees, the side becomes `above`.
   public var above: Double
 
+  /// A boundary named `name`, crossed downward at `below` degrees and upward at `above`.
   public init(name: BoundaryName, below: Double, above: Double) {
     self.name = name
     self.below = below

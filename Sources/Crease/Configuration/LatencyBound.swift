@@ -15,6 +15,7 @@ public struct LatencyBound: Hashable, Sendable {
 
   /// The stage.
   public var stage: LatencyStage
+  /// How the bound is computed.
   public var limit: Limit
   /// What the bound is made of, in configuration keys, for messages.
   public var basis: String

@@ -10,6 +10,7 @@ public struct Cue: Hashable, Sendable {
   /// What to do.
   public var kind: CueKind
 
+  /// A cue of `kind` at trace time `t`, reflecting input from `since`.
   public init(t: Nanoseconds, since: Nanoseconds, _ kind: CueKind) {
     self.t = t
     self.since = since

@@ -8,6 +8,7 @@ public enum CueFieldValue: Hashable, Sendable {
   case integer(Int64)
   /// An angle or a progress value, written with at most 3 decimals.
   case decimal(Double)
+  /// A flag, such as `mirrored`.
   case bool(Bool)
   /// A list of names.
   case names([String])

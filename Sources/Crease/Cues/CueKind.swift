@@ -69,9 +69,40 @@ public enum CueKind: Hashable, Sendable {
   /// are `allCases.count` long. A new cue kind is a case here too (``CueKind/tag`` switches
   /// over every kind), with its name, and every table grows with it.
   public enum Tag: Int, CaseIterable, Hashable, Sendable {
-    case hingeInitial, hingeUnavailable, hingeAvailable, hingeStatus, regionsChanged, hingeThreshold
-    case hingeMotion, hingeSettled, hingeProgress, cameraGap, cameraStall, cameraPTSRegression
-    case cameraDirection, cameraMirroring, cameraMask, accessoryEligible, mark
+    /// ``CueKind/hingeInitial(status:angle:)``.
+    case hingeInitial
+    /// ``CueKind/hingeUnavailable``.
+    case hingeUnavailable
+    /// ``CueKind/hingeAvailable(status:angle:)``.
+    case hingeAvailable
+    /// ``CueKind/hingeStatus(from:to:)``.
+    case hingeStatus
+    /// ``CueKind/regionsChanged(divisionActive:)``.
+    case regionsChanged
+    /// ``CueKind/hingeThreshold(boundary:side:angle:initial:)``.
+    case hingeThreshold
+    /// ``CueKind/hingeMotion(phase:angle:)``.
+    case hingeMotion
+    /// ``CueKind/hingeSettled(angle:zone:)``.
+    case hingeSettled
+    /// ``CueKind/hingeProgress(value:)``.
+    case hingeProgress
+    /// ``CueKind/cameraGap(stream:from:to:missing:cause:reason:)``.
+    case cameraGap
+    /// ``CueKind/cameraStall(stream:)``.
+    case cameraStall
+    /// ``CueKind/cameraPTSRegression(stream:from:to:)``.
+    case cameraPTSRegression
+    /// ``CueKind/cameraDirection(stream:camera:facing:)``.
+    case cameraDirection
+    /// ``CueKind/cameraMirroring(stream:camera:mirrored:basis:)``.
+    case cameraMirroring
+    /// ``CueKind/cameraMask(stream:on:reason:)``.
+    case cameraMask
+    /// ``CueKind/accessoryEligible(eligible:missing:)``.
+    case accessoryEligible
+    /// ``CueKind/mark(label:)``.
+    case mark
 
     /// The kind's name in the output, such as `hinge.status`.
     public var name: String {

@@ -2,20 +2,27 @@
 
 /// Which side of a hysteresis boundary the hinge is on.
 public enum BoundarySide: String, Hashable, Sendable {
+  /// At or below the boundary's lower threshold.
   case below
+  /// At or above the boundary's upper threshold.
   case above
 }
 
 /// The direction of a hinge movement.
 public enum MotionPhase: String, Hashable, Sendable {
+  /// The angle is rising.
   case opening
+  /// The angle is falling.
   case closing
 }
 
 /// Where a hinge came to rest.
 public enum RestZone: String, Hashable, Sendable {
+  /// At rest near closed.
   case closed
+  /// At rest in between.
   case half
+  /// At rest near flat.
   case fullyOpen
 }
 
@@ -25,6 +32,7 @@ public enum GapCause: String, CaseIterable, Hashable, Sendable {
   case cameraSwitch
   /// Dropped-frame callbacks explain it.
   case reportedDrop
+  /// Neither a camera switch nor a reported drop explains the gap.
   case unexplained
 }
 
@@ -32,6 +40,7 @@ public enum GapCause: String, CaseIterable, Hashable, Sendable {
 public enum CameraFacing: String, Hashable, Sendable {
   /// Toward the person.
   case user
+  /// The camera faces away from the person.
   case away
 }
 
@@ -45,7 +54,10 @@ public enum MirroringBasis: String, Hashable, Sendable {
 
 /// What masked the preview.
 public enum MaskReason: String, Hashable, Sendable {
+  /// The session's video input changed.
   case input
+  /// The view moved to another display.
   case display
+  /// The committed hinge status changed.
   case hinge
 }

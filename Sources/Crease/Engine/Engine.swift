@@ -63,7 +63,8 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// The bytes of text the buffered events carry.
   private var bufferedTextBytes = 0
   /// The cues past which a call stops to let its owner take them (checked after each event, so
-  /// one event's cues more at the most): the rest of the call's work waits for ``resume()``. It bounds memory where many events are released
+  /// one event's cues more at the most): the rest of the call's work waits for ``resume()``. It bounds memory
+  /// where many events are released
   /// at once (the end of input, a buffer over its limit) and each fans out into many cues (a
   /// direction update over thousands of streams).
   public static var cueLimit: Int { 4096 }

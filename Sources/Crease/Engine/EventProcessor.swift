@@ -25,8 +25,11 @@ public protocol EventProcessor {
 }
 
 extension EventProcessor {
+  /// Does nothing: a processor without header settings ignores the header.
   public mutating func apply(_ header: TraceHeader) {}
+  /// Does nothing: a processor without state to close needs no last word.
   public mutating func finish(context: inout ProcessingContext<TimerTag>) {}
+  /// No bound: a processor that states none has its cues judged against nothing.
   public func latencyBound(for cue: Cue) -> Nanoseconds? { nil }
 }
 

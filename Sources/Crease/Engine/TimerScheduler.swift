@@ -19,8 +19,11 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
 
   /// One pending timer.
   public struct Timer: Sendable {
+    /// Which timer it is.
     public var tag: Tag
+    /// When the timer fires.
     public var due: Nanoseconds
+    /// What happens to the timer when its input ends.
     public var endOfStream: EndOfStream
     /// Setting order, which breaks ties between timers due at the same time.
     var sequence: UInt64
@@ -36,6 +39,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// quarter of it, so a count that wavers around the limit does not rebuild it each time.
   static var indexedAbove: Int { 32 }
 
+  /// A scheduler with no timer.
   public init() {}
 
   /// Arms `tag` to fire at `due`, replacing the pending timer with the same tag, if any.

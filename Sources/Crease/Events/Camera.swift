@@ -5,11 +5,17 @@
 ///
 /// The raw value is the camera's bit in a ``CameraSet``; the binary format has codes of its own.
 public enum Camera: UInt8, TraceNamed {
+  /// The front camera of the outer display.
   case outerFront = 0
+  /// The front camera of the inner, folding display.
   case innerFront = 1
+  /// The virtual front camera, which switches between the two front cameras as the device folds.
   case virtualFront = 2
+  /// The back wide camera.
   case backWide = 3
+  /// The back ultra-wide camera.
   case backUltraWide = 4
+  /// The back telephoto camera.
   case backTelephoto = 5
 
   /// The name used in traces and cues.

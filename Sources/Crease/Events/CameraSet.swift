@@ -1,7 +1,9 @@
 /// A set of cameras stored in one byte, so a direction update costs no allocation.
 public struct CameraSet: OptionSet, Hashable, Sendable {
+  /// One bit per camera, at the camera's raw value.
   public var rawValue: UInt8
 
+  /// The cameras whose bits are set in `rawValue`.
   public init(rawValue: UInt8) { self.rawValue = rawValue }
 
   /// The set holding one camera.

@@ -5,6 +5,7 @@ public struct Event: Hashable, Sendable {
   /// What happened.
   public var payload: Payload
 
+  /// An event at trace time `t`.
   public init(t: Nanoseconds, _ payload: Payload) {
     self.t = t
     self.payload = payload
@@ -59,8 +60,11 @@ extension Event.Payload {
 
 /// One hinge delivery: a continuous angle and a coarse status.
 public struct HingeDelivery: Hashable, Sendable {
+  /// The angle between the two halves, in the unit it was recorded in.
   public var angle: HingeAngle
+  /// The status the system reported with the angle.
   public var status: HingeStatus
+  /// A delivery of `angle` and `status`.
   public init(angle: HingeAngle, status: HingeStatus) {
     self.angle = angle
     self.status = status
@@ -69,10 +73,13 @@ public struct HingeDelivery: Hashable, Sendable {
 
 /// A delivered sample buffer.
 public struct Frame: Hashable, Sendable {
+  /// The stream that delivered the buffer.
   public var stream: StreamName
+  /// The buffer's presentation time.
   public var pts: PresentationTime
   /// The device that produced the buffer, when the trace knows it.
   public var camera: Camera?
+  /// A buffer of `stream` at `pts`, from `camera` when known.
   public init(stream: StreamName = .video, pts: PresentationTime, camera: Camera? = nil) {
     self.stream = stream
     self.pts = pts
@@ -82,16 +89,23 @@ public struct Frame: Hashable, Sendable {
 
 /// Why the capture output dropped a sample buffer; the raw value is the trace name.
 public enum DropReason: String, TraceNamed {
+  /// The buffer arrived too late to be delivered.
   case frameWasLate
+  /// The pool had no buffer left.
   case outOfBuffers
+  /// The capture pipeline had a discontinuity.
   case discontinuity
 }
 
 /// A dropped-frame callback.
 public struct Drop: Hashable, Sendable {
+  /// The stream the buffer was dropped from.
   public var stream: StreamName
+  /// The dropped buffer's presentation time.
   public var pts: PresentationTime
+  /// Why the buffer was dropped (`kCMSampleBufferAttachmentKey_DroppedFrameReason`).
   public var reason: DropReason
+  /// A dropped buffer of `stream` at `pts`, for `reason`.
   public init(stream: StreamName = .video, pts: PresentationTime, reason: DropReason) {
     self.stream = stream
     self.pts = pts
@@ -101,9 +115,13 @@ public struct Drop: Hashable, Sendable {
 
 /// Which cameras face the person, and which face away, relative to a view.
 public struct DirectionUpdate: Hashable, Sendable {
+  /// The view whose direction coordinator sent the update.
   public var view: ViewName
+  /// The cameras facing the person.
   public var toward: CameraSet
+  /// The cameras facing away from the person.
   public var away: CameraSet
+  /// An update for `view` with the cameras toward and away from the person.
   public init(view: ViewName = .main, toward: CameraSet, away: CameraSet) {
     self.view = view
     self.toward = toward
@@ -113,14 +131,19 @@ public struct DirectionUpdate: Hashable, Sendable {
 
 /// One of the device's two displays; the raw value is the trace name.
 public enum Display: String, TraceNamed {
+  /// The inner, folding display.
   case inner
+  /// The outer display.
   case outer
 }
 
 /// The app's view moved to a display.
 public struct DisplayChange: Hashable, Sendable {
+  /// The display the app's view is on now.
   public var display: Display
+  /// Whether the view fills that display.
   public var fullScreen: Bool
+  /// The view moved to `display`, filling it or not.
   public init(display: Display, fullScreen: Bool) {
     self.display = display
     self.fullScreen = fullScreen
@@ -129,15 +152,19 @@ public struct DisplayChange: Hashable, Sendable {
 
 /// Whether the app is in the foreground; the raw value is the trace name.
 public enum AppState: String, TraceNamed {
+  /// The app is in the foreground.
   case foreground
+  /// The app is in the background.
   case background
 }
 
 /// The capture session's state.
 public struct SessionState: Hashable, Sendable {
+  /// Whether the capture session runs.
   public var running: Bool
   /// Whether a preview is visible; `nil` leaves the previous value unchanged.
   public var previewVisible: Bool?
+  /// The session running or not, with the preview's visibility when it changed.
   public init(running: Bool, previewVisible: Bool?) {
     self.running = running
     self.previewVisible = previewVisible

@@ -2,7 +2,9 @@
 public struct HingeAngle: Hashable, Sendable {
   /// The unit an angle was recorded in.
   public enum Unit: UInt8, Hashable, Sendable {
+    /// Degrees, 0 closed to 180 flat.
     case degrees
+    /// Radians, 0 closed to π flat.
     case radians
   }
 

@@ -2,8 +2,11 @@
 ///
 /// Short names fit in a `String`'s inline storage, so carrying one allocates nothing.
 public struct StreamName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+  /// The name as traces spell it.
   public var rawValue: String
+  /// The stream named `rawValue`.
   public init(rawValue: String) { self.rawValue = rawValue }
+  /// The stream named by a literal, such as `"video"`.
   public init(stringLiteral value: String) { self.rawValue = value }
   /// The stream a trace means when it names none.
   public static let video: StreamName = "video"
@@ -22,8 +25,11 @@ public struct BoundaryName: RawRepresentable, Hashable, Sendable, ExpressibleByS
 
 /// The name of a view in a direction-coordinator update (`"main"` unless a trace says otherwise).
 public struct ViewName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+  /// The name as traces spell it.
   public var rawValue: String
+  /// The view named `rawValue`.
   public init(rawValue: String) { self.rawValue = rawValue }
+  /// The view named by a literal, such as `"main"`.
   public init(stringLiteral value: String) { self.rawValue = value }
   /// The view a trace means when it names none.
   public static let main: ViewName = "main"

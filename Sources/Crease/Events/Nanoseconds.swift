@@ -31,6 +31,7 @@ public struct Nanoseconds: RawRepresentable, Hashable, Comparable, Sendable {
   /// The earliest representable time.
   public static let min = Nanoseconds(.min)
 
+  /// Whether `lhs` is earlier than `rhs`.
   @inlinable
   public static func < (lhs: Nanoseconds, rhs: Nanoseconds) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -57,6 +58,7 @@ extension Nanoseconds: CustomStringConvertible {
 }
 
 extension Nanoseconds: ExpressibleByIntegerLiteral {
+  /// A count of nanoseconds written as a literal.
   public init(integerLiteral value: Int64) { self.rawValue = value }
 }
 

@@ -20,5 +20,6 @@ extension TraceNamed {
 }
 
 extension TraceNamed where Self: RawRepresentable, RawValue == String {
+  /// The name a trace spells, the case's own.
   public var name: String { rawValue }
 }

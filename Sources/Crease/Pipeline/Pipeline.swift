@@ -5,6 +5,7 @@
 /// commits the camera stage also hears (switch windows, masks, the accessory); capture events go
 /// to the camera stage; `mark` events pass straight through as cues.
 public struct Pipeline: EventProcessor, Sendable {
+  /// The stages' timers.
   public typealias TimerTag = StageTimer
 
   /// The configuration the stages were built with.
@@ -29,8 +30,11 @@ public struct Pipeline: EventProcessor, Sendable {
   /// not track: memory stays bounded on any trace.
   public var untrackedStreamEvents: Int { camera.untrackedEvents }
 
+  /// Takes the header's declared frame rates as the streams' nominal rates.
   public mutating func apply(_ header: TraceHeader) { camera.apply(header) }
 
+  /// Routes `event` to its stage: hinge deliveries to the hinge stage, whose status changes reach the camera
+  /// stage, marks straight to a cue, the rest to the camera stage.
   public mutating func process(_ event: consuming Event, context: inout ProcessingContext<TimerTag>) {
     // Taken apart, so a mark's label and a frame's stream move on without a copy.
     let (t, payload) = event.parts()
@@ -48,6 +52,7 @@ public struct Pipeline: EventProcessor, Sendable {
     }
   }
 
+  /// Fires a stage's timer and passes a status change it commits on to the camera stage.
   public mutating func fire(_ tag: TimerTag, context: inout ProcessingContext<TimerTag>) {
     switch tag {
     case .hinge(let timer):
@@ -57,6 +62,7 @@ public struct Pipeline: EventProcessor, Sendable {
     }
   }
 
+  /// Closes what is open at the end of the input (the camera stage's held gaps).
   public mutating func finish(context: inout ProcessingContext<TimerTag>) { camera.finish(context: &context) }
 
   /// The bound of the cue's stage under the configuration (SPEC 5); for a stall, `stallFactor`

@@ -24,6 +24,7 @@ public struct CreaseSession: EventSending, Sendable {
   /// A session with a validated configuration.
   ///
   /// - Parameters:
+  ///   - configuration: the stages' settings (SPEC 6), validated here.
   ///   - reorderWindow: how far behind the latest event an event may arrive (0, the default,
   ///     for events sent in order from one place). The configuration's `reorderWindow` is for
   ///     merged device traces, and is not used.

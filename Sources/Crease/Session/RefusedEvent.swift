@@ -27,6 +27,7 @@ public struct RefusedEvent: Error, Hashable, Sendable {
   /// Why it was refused.
   public var reason: Reason
 
+  /// A refusal of `event` for `reason`.
   public init(event: Event, reason: Reason) {
     self.event = event
     self.reason = reason
@@ -43,6 +44,7 @@ public struct RefusedEvent: Error, Hashable, Sendable {
 }
 
 extension RefusedEvent: CustomStringConvertible {
+  /// The event's time and why it was refused, in one line.
   public var description: String {
     switch reason {
     case .late(let behind):

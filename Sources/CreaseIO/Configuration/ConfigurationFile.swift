@@ -10,7 +10,9 @@ public enum ConfigurationFile {
   /// A configuration file that cannot be used: where, which key, and why (its own type, so a
   /// bad configuration exits 78 where another bad file exits 65).
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    /// Where in the file, and what is wrong.
     public var file: JSONFile.Error
+    /// The file's position and message, as the command prints them.
     public var description: String { file.description }
   }
 

@@ -17,14 +17,17 @@ public struct FleetReport: Hashable, Sendable {
   public struct Trace: Hashable, Sendable {
     /// The trace's path (several joined by ` + ` for a merged replay).
     public var name: String
+    /// The trace's line counts.
     public var lines = Lines()
     /// How the replay ended: `endEvent`, `endOfStream` or `strict` (empty for a failure).
     public var end = ""
     /// Cues over their bound.
     public var overBound = 0
-    /// `camera.gap` cues by cause, in ``GapCause`` order.
+    /// `camera.gap` cues by cause, in `GapCause` order.
     public var gaps = [0, 0, 0]
+    /// `camera.stall` cues.
     public var stalls = 0
+    /// Frames delivered under a mirroring decision later revised.
     public var staleFrames = 0
     /// The kind with the largest latency and that latency (`camera.gap` excluded: a gap's
     /// latency is its own length, not a delay of Crease's).
@@ -32,21 +35,29 @@ public struct FleetReport: Hashable, Sendable {
     /// Why the trace has no summary (it failed to open or to replay), or `nil`.
     public var error: String?
 
+    /// A row for the trace `name`, failed with `error` or not yet filled.
     public init(name: String, error: String? = nil) {
       self.name = name
       self.error = error
     }
 
+    /// Whether the two rows write the same JSON.
     public static func == (lhs: Trace, rhs: Trace) -> Bool { lhs.json == rhs.json }
+    /// Hashes the row's JSON, as ``==(_:_:)`` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(json) }
   }
 
   /// Line counts, as a summary keeps them.
   public struct Lines: Hashable, Sendable {
+    /// Lines read, blank ones included.
     public var lines = 0
+    /// Events and headers taken in.
     public var processed = 0
+    /// Bad lines, reported and skipped.
     public var rejected = 0
+    /// Late lines, not processed.
     public var late = 0
+    /// Blank lines, skipped.
     public var blank = 0
 
     mutating func add(_ other: Lines) {
@@ -60,9 +71,13 @@ public struct FleetReport: Hashable, Sendable {
 
   /// One cue kind over all traces.
   public struct Kind: Hashable, Sendable {
+    /// The cue kind's name, such as `hinge.status`.
     public var name: String
+    /// The name of the stage whose bound covers the kind.
     public var stage: String
+    /// The kind's latencies over every trace.
     public var latencies: LatencyHistogram
+    /// Cues of the kind over their latency bound, over every trace.
     public var overBound: Int
     /// How many traces had cues of this kind.
     public var traces: Int
@@ -70,10 +85,14 @@ public struct FleetReport: Hashable, Sendable {
 
   /// Cues of one kind over their bound in one trace.
   public struct Violation: Hashable, Sendable, Comparable {
+    /// The trace's name.
     public var trace: String
+    /// The cue kind's name.
     public var cue: String
+    /// How many of its cues exceeded their bound.
     public var count: Int
 
+    /// Most cues over their bound first, then by trace and cue name.
     public static func < (lhs: Violation, rhs: Violation) -> Bool {
       (lhs.trace, lhs.cue, lhs.count) < (rhs.trace, rhs.cue, rhs.count)
     }
@@ -150,14 +169,17 @@ public struct FleetReport: Hashable, Sendable {
 
   /// All traces' lines added up.
   public var lines: Lines { traces.reduce(into: Lines()) { $0.add($1.lines) } }
+  /// Traces that could not be replayed.
   public var failed: Int { traces.filter { $0.error != nil }.count }
-  /// `camera.gap` cues by cause over all traces, in ``GapCause`` order.
+  /// `camera.gap` cues by cause over all traces, in `GapCause` order.
   public var gaps: [Int] {
     traces.reduce(into: [0, 0, 0]) { total, trace in
       for cause in 0..<3 { total[cause] = total[cause].addingSaturated(trace.gaps[cause]) }
     }
   }
+  /// `camera.stall` cues over every trace, saturating.
   public var stalls: Int { traces.reduce(0) { $0.addingSaturated($1.stalls) } }
+  /// Stale frames over every trace, saturating.
   public var staleFrames: Int { traces.reduce(0) { $0.addingSaturated($1.staleFrames) } }
 
   /// The traces with the largest cue latencies, largest first (ties by name).

@@ -6,19 +6,28 @@ import CreaseRecording
 /// Arrays of scalars stay on one line so histograms and lists read compactly; objects, and
 /// arrays holding objects or arrays, get a line per element.
 public indirect enum JSONDocument: Hashable, Sendable {
+  /// An object, its members in the order given.
   case object([Member])
+  /// An array, its elements in order.
   case array([JSONDocument])
+  /// An integer, written in full.
   case integer(Int64)
   /// A number written with at most 3 decimals, like every decimal in Crease's output.
   case decimal(Double)
+  /// A string, escaped as JSON requires.
   case string(String)
+  /// `true` or `false`.
   case bool(Bool)
+  /// `null`.
   case null
 
   /// One member of an object.
   public struct Member: Hashable, Sendable {
+    /// The member's key.
     public var key: String
+    /// The member's value.
     public var value: JSONDocument
+    /// The member `key` with `value`.
     public init(_ key: String, _ value: JSONDocument) {
       self.key = key
       self.value = value

@@ -4,6 +4,7 @@ import CreaseRecording
 /// Where a command's lines go: through a buffer as fast as possible, or, with a pacer, each one
 /// written and flushed when its trace time comes.
 public struct LineOutput {
+  /// Where the lines go.
   public let sink: ByteSink
   /// The pacer, when the output is paced.
   public private(set) var pacer: Pacer?
@@ -14,6 +15,7 @@ public struct LineOutput {
   /// Where ``write(at:_:)`` encodes a line before it is copied into `buffer`.
   private var scratch: [UInt8] = []
 
+  /// An output to `sink`, paced by `pacer` when given.
   public init(sink: ByteSink, pacer: Pacer? = nil) {
     self.sink = sink
     self.pacer = pacer

@@ -5,12 +5,17 @@ import Crease
 public struct Pacer {
   /// How late lines went out: p50, p99 and the maximum.
   public struct Accuracy: Hashable, Sendable {
+    /// Lines paced.
     public var lines: Int
+    /// The median lateness.
     public var p50: Nanoseconds
+    /// The 99th percentile of lateness.
     public var p99: Nanoseconds
+    /// The latest any line went out.
     public var maximum: Nanoseconds
   }
 
+  /// Trace time per wall time: 1 is real time, 2 twice as fast.
   public let speed: Double
   private let clock: WallClock
   private var origin: (wall: Nanoseconds, trace: Nanoseconds)?

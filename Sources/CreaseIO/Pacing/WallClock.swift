@@ -16,14 +16,17 @@ public protocol WallClock: AnyObject {
 
 /// The system's monotonic clock.
 public final class SystemClock: WallClock {
+  /// The system's monotonic clock.
   public init() {}
 
+  /// `CLOCK_MONOTONIC` in nanoseconds.
   public func now() -> Nanoseconds {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return Nanoseconds(Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
   }
 
+  /// Sleeps until `deadline` on the monotonic clock.
   public func sleep(until deadline: Nanoseconds) {
     #if canImport(Glibc)
       var spec = timespec(
@@ -43,17 +46,21 @@ public final class SystemClock: WallClock {
 /// A clock that moves only when told to, for tests: sleeping jumps to the deadline plus a set
 /// delay, so lateness can be checked exactly.
 public final class ManualClock: WallClock {
+  /// The clock's time.
   public private(set) var current: Nanoseconds
   /// How late each sleep wakes up.
   public var wakeUpDelay: Nanoseconds
 
+  /// A clock at `start` whose sleeps wake `wakeUpDelay` late.
   public init(start: Nanoseconds = .zero, wakeUpDelay: Nanoseconds = .zero) {
     current = start
     self.wakeUpDelay = wakeUpDelay
   }
 
+  /// The clock's time.
   public func now() -> Nanoseconds { current }
 
+  /// Jumps to `deadline` plus the wake-up delay (or stays, when past it).
   public func sleep(until deadline: Nanoseconds) {
     if deadline > current { current = deadline + wakeUpDelay }
   }

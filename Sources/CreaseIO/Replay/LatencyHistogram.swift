@@ -23,6 +23,7 @@ public struct LatencyHistogram: Hashable, Sendable {
   /// Every bucket, by index, once a latency was added (one array: one check per add).
   private var buckets: [Bucket] = []
 
+  /// An empty histogram.
   public init() {}
 
   /// The bucket of a latency (negative ones count as 0).
@@ -68,9 +69,12 @@ public struct LatencyHistogram: Hashable, Sendable {
 
   /// A bucket's count and the largest latency in it.
   public struct Bucket: Hashable, Sendable {
+    /// Latencies in the bucket.
     public var count: Int
+    /// The largest latency the bucket holds.
     public var maximum: Nanoseconds
 
+    /// A bucket of `count` latencies at most `maximum`.
     public init(count: Int, maximum: Nanoseconds) {
       self.count = count
       self.maximum = maximum

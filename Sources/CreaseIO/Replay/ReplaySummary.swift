@@ -6,6 +6,7 @@ import CreaseRecording
 public struct ReplaySummary: Hashable, Sendable {
   /// Line counts of one source.
   public struct LineCounts: Hashable, Sendable {
+    /// The source's name.
     public var name: String
     /// Lines read, blank ones included.
     public var lines = 0
@@ -49,6 +50,7 @@ public struct ReplaySummary: Hashable, Sendable {
     /// Cues whose latency exceeded the bound that applied to them (a defect of Crease).
     public var overBound = 0
 
+    /// Cues of the kind.
     public var count: Int { latencies.count }
 
     mutating func add(_ latency: Nanoseconds, bound: Nanoseconds?) {
@@ -57,6 +59,7 @@ public struct ReplaySummary: Hashable, Sendable {
     }
   }
 
+  /// Each source's line counts, in command-line order.
   public var sources: [LineCounts]
   /// Per cue kind, by its ordinal (a table: no hashing per cue), with its name.
   private var cueTable = [CueStatistics?](repeating: nil, count: CueKind.Tag.allCases.count)
@@ -77,7 +80,7 @@ public struct ReplaySummary: Hashable, Sendable {
   public var stoppedEarly = false
   /// Frames delivered under a mirroring decision a later direction update revised, when known.
   public var staleFrames: Int?
-  /// Frames, drops and inputs of streams past the camera stage's ``Crease/StreamBudget``,
+  /// Frames, drops and inputs of streams past the camera stage's `StreamBudget`,
   /// counted instead of tracked, when known.
   public var untrackedStreamEvents: Int?
   /// How late paced cues went out against their schedule (`--speed`).

@@ -18,6 +18,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     /// Late lines, verbatim, one per line.
     public var late: ByteSink?
 
+    /// Outputs for cues and diagnostics, and rejected and late lines when wanted.
     public init(cues: ByteSink, diagnostics: ByteSink, rejects: ByteSink? = nil, late: ByteSink? = nil) {
       self.cues = cues
       self.diagnostics = diagnostics
@@ -49,7 +50,7 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   public var progress: ProgressReporter?
   /// The most threads the replay runs on (at least 1). With 2, a helper thread reads and parses
   /// the trace (``ReadAheadReader``) while this one processes the events, or writes the cues
-  /// (``CueWriter``), or both, where that is safe and pays (``ReplayPlan``). More than 2 adds
+  /// (`CueWriter`), or both, where that is safe and pays (`ReplayPlan`). More than 2 adds
   /// nothing: the machine this is measured on has two cores, and a third thread measured
   /// slower. The output is the same bytes either way. One thread is right when several
   /// replays share the cores already.
@@ -80,10 +81,13 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
 
   /// Replays `sources`, merged by `t`, and returns the summary and the processor's final state.
   ///
-  /// The work is laid over threads by a ``ReplayPlan``; each plan runs the same loop
-  /// (``ReplayRun``) with its own feed and cue sink, so each is compiled for them.
+  /// The work is laid over threads by a `ReplayPlan`; each plan runs the same loop
+  /// (`ReplayRun`) with its own feed and cue sink, so each is compiled for them.
   ///
-  /// - Parameter reopen: opens source `i` again for the next loop; required when `loops` > 1.
+  /// - Parameters:
+  ///   - sources: the traces, in command-line order (ties in `t` go to the earlier).
+  ///   - reopen: opens source `i` again for the next loop; required when `loops` > 1.
+  ///   - outputs: where cues, diagnostics, and rejected and late lines go.
   // Specialized here for the pipeline `crease` runs: a client's build (any app's, `swift build
   // -c release`'s) would otherwise call the generic code, 6,900 instructions an event more.
   @_specialize(exported:true,where Processor == Pipeline)

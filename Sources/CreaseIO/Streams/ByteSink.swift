@@ -61,6 +61,7 @@ public final class FileSink: ByteSink {
     self.init(descriptor: descriptor, name: path, closesDescriptor: true)
   }
 
+  /// The file the descriptor is open on, when it is a regular file.
   public var fileIdentity: FileIdentity? { FileIdentity(descriptor: descriptor) }
 
   /// Whether the descriptor is a terminal.
@@ -75,6 +76,7 @@ public final class FileSink: ByteSink {
     return sink
   }
 
+  /// Buffers `bytes`, writing the buffer out when it fills.
   public func write(_ bytes: UnsafeRawBufferPointer) throws {
     // A block of half the buffer or more, such as a whole ``LineOutput`` buffer, goes out as it
     // is, after what is buffered: copying it in first cost a pass over every byte (about 18
@@ -89,6 +91,7 @@ public final class FileSink: ByteSink {
     if isLineBuffered { try flush() }
   }
 
+  /// Writes out what is buffered, retrying after interruptions and partial writes.
   public func flush() throws {
     guard !buffer.isEmpty else { return }
     defer { buffer.removeAll(keepingCapacity: true) }
@@ -118,9 +121,12 @@ public final class MemorySink: ByteSink {
   /// Everything written so far.
   public private(set) var bytes: [UInt8] = []
 
+  /// An empty sink.
   public init() {}
 
+  /// Keeps `bytes` after those already written.
   public func write(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
+  /// Does nothing: the bytes are already kept.
   public func flush() throws {}
 
   /// Everything written so far, decoded as UTF-8.
@@ -129,8 +135,11 @@ public final class MemorySink: ByteSink {
 
 /// A sink that discards everything, like `/dev/null`.
 public final class DiscardingSink: ByteSink {
+  /// A sink that keeps nothing.
   public init() {}
+  /// Drops `bytes`.
   public func write(_ bytes: UnsafeRawBufferPointer) throws {}
+  /// Does nothing.
   public func flush() throws {}
 }
 

@@ -40,6 +40,7 @@ extension ByteSource {
 
 /// A source over a file descriptor.
 public final class FileSource: ByteSource {
+  /// The path, or the name given for a descriptor, for diagnostics.
   public let name: String
   private let descriptor: Int32
   private let closesDescriptor: Bool
@@ -74,6 +75,7 @@ public final class FileSource: ByteSource {
     return Int(status.st_size)
   }
 
+  /// The file the descriptor is open on, when it is a regular file.
   public var fileIdentity: FileIdentity? { FileIdentity(descriptor: descriptor) }
 
   /// Only a regular file never waits for a writer.
@@ -82,6 +84,7 @@ public final class FileSource: ByteSource {
   /// Standard input, named `<stdin>` in diagnostics.
   public static func standardInput() -> FileSource { FileSource(descriptor: 0, name: "<stdin>") }
 
+  /// Reads up to `buffer.count` bytes, retrying after interruptions; 0 at the end.
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     while true {
       let count = readFromDescriptor(descriptor, buffer.baseAddress, buffer.count)
@@ -106,24 +109,29 @@ public final class FileSource: ByteSource {
 
 /// A source over bytes in memory, for tests and in-process use.
 public final class MemorySource: ByteSource {
+  /// The name diagnostics give the source.
   public let name: String
   private let bytes: [UInt8]
   private var offset = 0
   /// The most bytes one read returns, so tests can exercise lines split across reads.
   private let chunkSize: Int
 
+  /// A source of `bytes`, handed out at most `chunkSize` at a time.
   public init(_ bytes: [UInt8], name: String = "<memory>", chunkSize: Int = .max) {
     self.bytes = bytes
     self.name = name
     self.chunkSize = Swift.max(1, chunkSize)
   }
 
+  /// A source of `bytes`, handed out at most `chunkSize` at a time.
   public convenience init(_ text: String, name: String = "<memory>", chunkSize: Int = .max) {
     self.init(Array(text.utf8), name: name, chunkSize: chunkSize)
   }
 
+  /// Never: memory never makes a reader wait.
   public var isLive: Bool { false }
 
+  /// Copies the next bytes, at most a chunk; 0 at the end.
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     let count = Swift.min(buffer.count, bytes.count - offset, chunkSize)
     guard count > 0 else { return 0 }

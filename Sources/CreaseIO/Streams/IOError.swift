@@ -14,10 +14,14 @@ public struct IOError: Error, Hashable, Sendable, CustomStringConvertible {
     case other
   }
 
+  /// What failed, for the exit status.
   public var kind: Kind
+  /// The file, or `crease` for the process itself.
   public var path: String
+  /// What went wrong, as the system said it.
   public var reason: String
 
+  /// An error of `kind` about `path`.
   public init(kind: Kind = .other, path: String, reason: String) {
     self.kind = kind
     self.path = path
@@ -29,5 +33,6 @@ public struct IOError: Error, Hashable, Sendable, CustomStringConvertible {
     IOError(kind: kind, path: path, reason: String(cString: strerror(errno)))
   }
 
+  /// `PATH: REASON`, as the command prints it.
   public var description: String { "\(path.escapingControlCharacters): \(reason)" }
 }

@@ -6,12 +6,16 @@ import Crease
 public enum JSONFile {
   /// A JSON file that cannot be used: where, and why.
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file.
     public var path: String
     /// 1-based line and column, when the problem has a place in the file.
     public var line: Int?
+    /// The 1-based column, when known.
     public var column: Int?
+    /// What is wrong.
     public var message: String
 
+    /// An error in `path`, at `line` and `column` when known.
     public init(path: String, line: Int? = nil, column: Int? = nil, message: String) {
       self.path = path
       self.line = line
@@ -28,6 +32,7 @@ public enum JSONFile {
         message: message)
     }
 
+    /// `PATH:LINE:COL: MESSAGE`, as the command prints it.
     public var description: String {
       let (path, message) = (path.escapingControlCharacters, message.escapingControlCharacters)
       if let line, let column { return "\(path):\(line):\(column): error: \(message)" }

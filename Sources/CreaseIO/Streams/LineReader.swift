@@ -43,6 +43,7 @@ public final class LineReader {
   private var end = 0
   private var sourceIsExhausted = false
 
+  /// A reader of `source` that reads lines up to `maximumLineLength` bytes whole.
   public init(source: ByteSource, maximumLineLength: Int = defaultMaximumLineLength) {
     precondition(maximumLineLength > 0)
     self.source = source

@@ -11,7 +11,7 @@
 /// old file stays untouched. A path that is a symbolic link is written through it: the file it
 /// points to is replaced and the link stays. The new file keeps the mode (and, where the
 /// process may, the owner) of the one it replaces; a new file gets the mode the umask allows.
-/// Dropping it uncommitted, or a signal that ends the process (``InterruptCleanup``), removes
+/// Dropping it uncommitted, or a signal that ends the process (`InterruptCleanup`), removes
 /// the temporary file, so an interrupted run leaves the old file or none, never a partial one.
 /// A FIFO or a device, and the output of a paced or live run, is written in place, as the sink
 /// flushes, since its reader consumes it as it goes.

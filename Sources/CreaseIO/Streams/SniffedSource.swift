@@ -6,7 +6,9 @@ import Crease
 /// It reads only while the bytes so far match the magic, so a JSON Lines producer that sends one
 /// short line and waits is never held up: `{` settles it.
 public final class SniffedSource: ByteSource {
+  /// The wrapped source's name.
   public var name: String { base.name }
+  /// Whether the source it wraps may make a read wait.
   public var isLive: Bool { base.isLive }
   /// Whether the source starts with the binary format's magic.
   public let isBinaryTrace: Bool
@@ -31,6 +33,7 @@ public final class SniffedSource: ByteSource {
     isBinaryTrace = readAhead == magic
   }
 
+  /// Hands out the sniffed bytes first, then reads the wrapped source.
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     guard readAheadOffset == readAhead.count else {
       let count = min(buffer.count, readAhead.count - readAheadOffset)
@@ -41,6 +44,7 @@ public final class SniffedSource: ByteSource {
     return try base.read(into: buffer)
   }
 
+  /// Ready at once while sniffed bytes remain; otherwise waits on the wrapped source.
   public func waitForInput(timeout: Nanoseconds, clock: WallClock) throws -> Bool {
     readAheadOffset < readAhead.count ? true : try base.waitForInput(timeout: timeout, clock: clock)
   }

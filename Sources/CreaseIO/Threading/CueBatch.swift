@@ -16,7 +16,7 @@ final class CueBatch: @unchecked Sendable {
   private(set) var capacity: Int
   /// How many cues it holds, taken or not.
   private(set) var count = 0
-  /// The bytes of text its cues carry (``Crease/CueKind/textByteCount``), so that a writer can
+  /// The bytes of text its cues carry (`CueKind/textByteCount`), so that a writer can
   /// hand over a batch of a few large cues as soon as one of many small ones.
   private(set) var textBytes = 0
   /// Cues before this one have been taken out.

@@ -40,6 +40,7 @@ public final class ReadAheadReader: RecordReader {
   private let handoff: BatchHandoff<Batch>
   /// A cue writer this reader's thread also serves, between batches.
   private var hostedJob: CueWriteJob?
+  /// The wrapped reader's source.
   public let source: ByteSource
   private var collectsKeys: Bool
   private let keepsLines: Bool
@@ -94,14 +95,21 @@ public final class ReadAheadReader: RecordReader {
     hostedJob = job
   }
 
+  /// The position of the item last handed over.
   public var position: Int { last.position }
+  /// Bytes the reader had read right after the item last handed over.
   public var bytesRead: Int { last.bytesRead }
   /// The next item never waits for the source, only for the reading thread.
   public var hasBufferedItem: Bool { true }
+  /// The line last handed over, when lines are kept.
   public var line: UnsafeRawBufferPointer? { batch?.line(of: last) }
+  /// The terminator of the line last handed over.
   public var lineTerminator: String { last.endsWithCarriageReturn ? "\r\n" : "\n" }
+  /// Whether the line last handed over ended with `\r\n`.
   public var endsWithCarriageReturn: Bool { last.endsWithCarriageReturn }
+  /// The unknown keys of the item last handed over.
   public var unknownKeys: [UnknownKey] { lastUnknownKeys }
+  /// Whether the reader lists unknown keys; set before reading starts.
   public var collectsUnknownKeys: Bool {
     get { collectsKeys }
     set {
@@ -111,6 +119,7 @@ public final class ReadAheadReader: RecordReader {
     }
   }
 
+  /// The next item from the batch at hand, waiting for the reading thread at a batch's end.
   public func next() throws -> TraceItem {
     while cursor == count {
       guard !finished else { return .endOfInput }

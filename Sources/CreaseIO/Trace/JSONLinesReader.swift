@@ -12,22 +12,32 @@ public final class JSONLinesReader: RecordReader {
     self.overflow = overflow
   }
 
+  /// Where the lines come from.
   public var source: ByteSource { lines.source }
+  /// The 1-based number of the line last returned.
   public var position: Int { lines.lineNumber }
+  /// Bytes read from the source so far.
   public var bytesRead: Int { lines.bytesRead }
+  /// Whether a whole line is already in the buffer.
   public var hasBufferedItem: Bool { lines.hasBufferedLine }
   // State behind public getters, stored privately: a class's public stored property keeps its
   // runtime exclusivity checks in a plain release build (callgrind: 491 instructions a JSON line).
   private var storedLine: UnsafeRawBufferPointer?
+  /// The line last returned, without its terminator; `nil` for an overlong one.
   public var line: UnsafeRawBufferPointer? { storedLine }
+  /// The terminator of the line last returned.
   public var lineTerminator: String { lines.endedWithCarriageReturn ? "\r\n" : "\n" }
+  /// Whether the line last returned ended with `\r\n`.
   public var endsWithCarriageReturn: Bool { lines.endedWithCarriageReturn }
+  /// Keys the format does not define in the line last returned.
   public var unknownKeys: [UnknownKey] { parser.unknownKeys }
+  /// Whether each record's unknown keys are listed (`crease check`).
   public var collectsUnknownKeys: Bool {
     get { parser.collectsUnknownKeys }
     set { parser.collectsUnknownKeys = newValue }
   }
 
+  /// Reads and parses the next line.
   @inline(__always) public func next() throws -> TraceItem {
     // A line as TraceEncoder writes it, nearly every line, is parsed where it lies in the
     // buffer, and its end is where its record ends: no search for the newline first.

@@ -55,6 +55,7 @@ public protocol RecordReader: AnyObject, SendableMetatype {
   /// Keys the format does not define in the record last returned (`crease check` lists them),
   /// when ``collectsUnknownKeys`` is set.
   var unknownKeys: [UnknownKey] { get }
+  /// Whether ``unknownKeys`` is filled; off unless set, as listing keys costs time.
   var collectsUnknownKeys: Bool { get set }
 
   /// The next item, ``TraceItem/endOfInput`` at the end of the source.

@@ -13,7 +13,9 @@ import CreaseRecording
 public enum TraceConverter {
   /// What a conversion read and wrote.
   public struct Result: Hashable, Sendable {
+    /// Records written.
     public var records = 0
+    /// Bad records, reported and skipped.
     public var rejected = 0
   }
 

@@ -33,6 +33,7 @@ public struct BinaryTraceEncoder {
 
   /// Why a record cannot be written in the encoder's version: a reader would refuse it.
   public struct Unwritable: Error, CustomStringConvertible {
+    /// Which record could not be written, and why.
     public var description: String
   }
 

@@ -7,6 +7,7 @@ import Crease
 /// After a bad file header, a truncated or oversized record, or (version 2) a record whose `t`
 /// cannot be read, the rest of the file cannot be read: that item is the last.
 public final class BinaryTraceReader: RecordReader {
+  /// Where the records come from.
   public let source: ByteSource
   // State behind public getters, stored privately: a class's public stored property keeps its
   // runtime exclusivity checks in a plain release build (callgrind: 491 instructions a JSON line).
@@ -23,10 +24,12 @@ public final class BinaryTraceReader: RecordReader {
   public let line: UnsafeRawBufferPointer? = nil
   /// A binary trace is read in whole records; it has no line terminator of its own.
   public let lineTerminator = "\n"
+  /// Always `false`: binary records have no line terminator.
   public let endsWithCarriageReturn = false
   /// The binary format has no unknown keys.
   public let unknownKeys: [UnknownKey] = []
   private var storedCollectsUnknownKeys = false
+  /// Ignored: a binary record has no keys of its own to list.
   public var collectsUnknownKeys: Bool {
     get { storedCollectsUnknownKeys }
     set { storedCollectsUnknownKeys = newValue }
@@ -64,6 +67,7 @@ public final class BinaryTraceReader: RecordReader {
   /// (callgrind: about 170 instructions an event in a plain release build).
   private let state: UnsafeMutablePointer<DecodingState>
 
+  /// A reader of the binary trace in `source`, version 1 or 2 by its header.
   public init(source: ByteSource) {
     self.source = source
     let size = capacity + RecentStreamNames.maximumLength
@@ -85,6 +89,7 @@ public final class BinaryTraceReader: RecordReader {
     state.deallocate()
   }
 
+  /// Decodes the next record, or returns a bad item naming the byte offset of a damaged one.
   @inline(__always) public func next() throws -> TraceItem {
     // A version 2 record with a one-byte length, whole in the buffer, nearly every record, is
     // read here, inlined into the reading loop; everything else is left to a call.
