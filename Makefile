@@ -114,17 +114,19 @@ docs: symbol-graphs
 	    --warnings-as-errors --output-path .docc-build/$$module || exit 1; \
 	done
 
-# A copy of this repository's files, committed and tagged 1.0.0, for packages that depend on
-# Crease by version as an app does.
+# A copy of this repository's files, committed and tagged with the release's version (the one
+# `crease --version` prints), for packages that depend on Crease by version as an app does.
+VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/CreaseCLI/CreaseCommand.swift)
 TAGGED_COPY = .build/tagged/crease
 tagged-copy:
 	@rm -rf $(TAGGED_COPY) && mkdir -p $(TAGGED_COPY)
 	@git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t $(TAGGED_COPY) 2>/dev/null || true
 	@cd $(TAGGED_COPY) && git init -q && git add -A && \
-	  git -c user.name=example -c user.email=example@localhost commit -qm "tagged copy" && git tag 1.0.0
+	  git -c user.name=example -c user.email=example@localhost commit -qm "tagged copy" && git tag $(VERSION)
 
-# An app's package that depends on the tagged copy and runs the README's library snippet (the
-# block between the example markers), checking what it prints.
+# An app's package that depends on the tagged copy: it runs the README's library snippet (the
+# block between the example markers), checking what it prints, and its capture model's tests,
+# in Swift 6 mode with every warning an error.
 EXAMPLE_DIR = .build/tagged/app
 example: tagged-copy
 	@rm -rf $(EXAMPLE_DIR) && cp -R Examples/AppIntegration $(EXAMPLE_DIR) && mkdir -p $(EXAMPLE_DIR)/Sources/App
@@ -133,7 +135,8 @@ example: tagged-copy
 	@cd $(EXAMPLE_DIR) && $(SWIFT) build 2>&1 | tail -n 1
 	@cd $(EXAMPLE_DIR) && $(SWIFT) run -q App > output.txt
 	@diff -u Examples/AppIntegration/expected-output.txt $(EXAMPLE_DIR)/output.txt
-	@echo "example: the README's library snippet builds against tag 1.0.0 and prints the expected cues"
+	@echo "example: the README's library snippet builds against tag $(VERSION) and prints the expected cues"
+	@cd $(EXAMPLE_DIR) && { $(SWIFT) test > test.log 2>&1 || { cat test.log; exit 1; }; } && tail -n 1 test.log
 
 # What an app pays per event for CreaseSession and Engine<Pipeline>, in a package that depends on
 # the tagged copy, built with a plain `swift build -c release` (part of `make bench`).

@@ -17,12 +17,12 @@ echo "the library in a depending package's plain release build (Examples/Library
 # Making the events is not the library's work: its own cost is taken off.
 making=$(( $(instructions make 200000) - $(instructions make 100000) ))
 madeAllocations=$(( $(allocations make 60000) - $(allocations make 20000) ))
-for mode in session engine; do
+for mode in session engine recorder; do
   small=$(instructions $mode 100000)
   large=$((  $(instructions $mode 200000) - making ))
   few=$(allocations $mode 20000)
   many=$(( $(allocations $mode 60000) - madeAllocations ))
   printf "  %-22s %6d instructions an event, %s heap allocations an event\n" \
-    "$([ $mode = session ] && echo CreaseSession || echo 'Engine<Pipeline>')" \
+    "$(case $mode in session) echo CreaseSession;; engine) echo 'Engine<Pipeline>';; *) echo TraceRecorder;; esac)" \
     $(((large - small) / 100000)) "$(awk -v a="$few" -v b="$many" 'BEGIN { printf "%.2f", (b - a) / 40000 }')"
 done

@@ -4,7 +4,7 @@ import CreaseIO
 /// The `crease` command line, as a function of its arguments and streams.
 public enum CreaseCommand {
   /// The version `--version` prints.
-  public static let version = "0.1.0"
+  public static let version = "2.0.0"
 
   static let subcommands: [any Subcommand.Type] = [
     ReplayCommand.self, SynthCommand.self, ScenariosCommand.self, CheckCommand.self, StatsCommand.self,

@@ -1,7 +1,8 @@
 import Crease
+import CreaseRecording
 
-// `LibraryCost session N` or `LibraryCost engine N`: makes N events, then feeds them through a
-// session, or an engine of the pipeline, draining cues after each; prints the cue count.
+// `LibraryCost session|engine|recorder N`: makes N events, then feeds them through a session or
+// an engine of the pipeline, draining cues after each, or a trace recorder; prints a count.
 // `LibraryCost make N` only makes them: its cost is taken off the others'.
 
 /// The bench trace's mix: hinge samples at 60 Hz sweeping open and closed, 30 fps frames, a
@@ -56,9 +57,20 @@ case "engine":
     cueCount += cues.count
     cues.removeAll(keepingCapacity: true)
   }
+case "recorder":
+  var recorder = try TraceRecorder(sink: CountingSink())
+  for event in events { try recorder.send(event) }
+  try recorder.finish()
+  cueCount = recorder.sink.bytes
 case "make":
   break
 default:
-  fatalError("usage: LibraryCost session|engine|make COUNT")
+  fatalError("usage: LibraryCost session|engine|recorder|make COUNT")
 }
 print("\(cueCount) cues")
+
+/// A sink that keeps only a count of the bytes it was given, and cannot fail.
+struct CountingSink: TraceSink {
+  var bytes = 0
+  mutating func write(_ line: UnsafeRawBufferPointer) throws(Never) { bytes += line.count }
+}
