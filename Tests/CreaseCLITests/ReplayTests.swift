@@ -256,12 +256,14 @@ struct ChromeFormatTests {
     return try #require(object?["traceEvents"] as? [[String: Any]])
   }
 
-  /// Checks the Trace Event Format's structure: known phases, times in µs with at most three
-  /// decimals, B/E balanced and nested per track, b/e paired by id, every process and track
-  /// used named by metadata.
+  /// Checks the Trace Event Format's structure as the Perfetto UI reads it (SPEC 3), for machines
+  /// without a browser (`Tests/Perfetto` checks the UI itself): known phases, times in µs with at
+  /// most three decimals, B/E balanced and nested per track with each E named as its B (the UI
+  /// matches them by name), b/e paired by a process-local id (`id2.local`; a plain `id` is global
+  /// and leaves its process), every process and thread used named by metadata.
   func checkStructure(_ events: [[String: Any]]) throws {
     var open: [String: [String]] = [:]
-    var asyncOpen: Set<Int> = []
+    var asyncOpen: Set<String> = []
     var named: Set<String> = []
     var used: Set<String> = []
     for event in events {
@@ -280,13 +282,24 @@ struct ChromeFormatTests {
       let ts = try #require(event["ts"] as? Double)
       #expect(abs(ts * 1000 - (ts * 1000).rounded()) < 1e-3, "ts \(ts) is µs with ns decimals")
       used.insert("\(pid)")
-      if phase != "C" { used.insert("\(pid)/\(event["tid"]!)") }
+      if !["C", "b", "e"].contains(phase) { used.insert("\(pid)/\(event["tid"]!)") }
       let track = "\(pid)/\(event["tid"] ?? "")"
       switch phase {
       case "B": open[track, default: []].append(event["name"] as! String)
-      case "E": #expect(open[track]?.popLast() != nil, "E without B on \(track)")
-      case "b": asyncOpen.insert(event["id"] as! Int)
-      case "e": #expect(asyncOpen.remove(event["id"] as! Int) != nil, "e without b")
+      case "E":
+        let begun = open[track]?.popLast()
+        #expect(
+          begun == event["name"] as? String,
+          "E named \(event["name"]!) closes \(begun ?? "nothing") on \(track)")
+      case "b", "e":
+        #expect(event["id"] == nil, "a plain id is global: the slice would leave its process")
+        let local = try #require((event["id2"] as? [String: Any])?["local"] as? Int)
+        let key = "\(pid)/\(local)"
+        if phase == "b" {
+          asyncOpen.insert(key)
+        } else {
+          #expect(asyncOpen.remove(key) != nil, "e without b")
+        }
       default: break
       }
     }

@@ -11,7 +11,11 @@ import CreaseRecording
 /// - `cues`: every other cue as an instant, its fields and `since` (µs) as arguments;
 /// - `preview mask <stream>`: masks as slices; `frame gaps`: gaps as complete slices from when
 ///   the first missing frame was due;
-/// - `latency`: every cue with a latency as an async slice from `since` to `t`.
+/// - every cue with a latency as an async slice from `since` to `t`, on a track of its process
+///   named by the cue's kind (a process-local id).
+///
+/// It is judged by what the Perfetto UI shows (SPEC 3; `Tests/Perfetto` opens it there): every
+/// slice ends, and nothing of one trace lands outside its process.
 ///
 /// A cue goes to the process of the trace it comes from: hinge cues to the trace of the latest
 /// hinge delivery, camera cues to the trace of their stream's latest frame, drop or input,
@@ -39,8 +43,10 @@ public final class ChromeTimeline {
   private var maskTracks: [StreamName: Int64] = [:]
   /// The stream of each mask track, by track from ``Track/firstMaskTrack`` on.
   private var maskStreams: [StreamName] = []
-  /// Per process, the status slice open since a commit.
-  private var openStatus: [Int: Bool] = [:]
+  /// Per process, the name of the status slice open since a commit: its end repeats it, as the
+  /// Perfetto UI matches an end to its beginning by name (a differently named end left every
+  /// status slice running to the end of the trace).
+  private var openStatus: [Int: String] = [:]
   /// Per process and mask track, whether a mask slice is open.
   private var openMasks: [Int: Set<Int64>] = [:]
   /// Per process, the tracks it used, for their names at the end.
@@ -90,7 +96,7 @@ public final class ChromeTimeline {
       endStatus(source, at: cue.t, into: &output)
       appendEvent(
         name: status.name, phase: "B", pid: pid, track: Track.status.rawValue, t: cue.t, to: &output)
-      openStatus[source] = true
+      openStatus[source] = status.name
       Self.appendArguments(cue, into: &output)
       output.append("},\n")
       Self.appendInstant(cue, pid: pid, to: &output)
@@ -99,9 +105,15 @@ public final class ChromeTimeline {
       Self.appendInstant(cue, pid: pid, to: &output)
     case .cameraMask(let stream, let on, _):
       let track = maskTrack(stream)
-      guard on || openMasks[source, default: []].contains(track) else { break }
-      appendEvent(
-        name: "mask \(stream.rawValue)", phase: on ? "B" : "E", pid: pid, track: track, t: cue.t, to: &output)
+      let isOpen = openMasks[source, default: []].contains(track)
+      guard on || isOpen else { break }
+      // A mask set again while set (merged traces sharing a stream's name) ends the slice and
+      // starts another with the new reason: slices on one track never nest unended.
+      if on && isOpen {
+        appendEvent(name: maskName(track), phase: "E", pid: pid, track: track, t: cue.t, to: &output)
+        output.append("},\n")
+      }
+      appendEvent(name: maskName(track), phase: on ? "B" : "E", pid: pid, track: track, t: cue.t, to: &output)
       if on { openMasks[source, default: []].insert(track) } else { openMasks[source]?.remove(track) }
       Self.appendArguments(cue, into: &output)
       output.append("},\n")
@@ -127,7 +139,7 @@ public final class ChromeTimeline {
     for source in openStatus.keys.sorted() { endStatus(source, at: latest, into: &output) }
     for source in openMasks.keys.sorted() {
       for track in openMasks[source]!.sorted() {
-        appendEvent(name: "mask", phase: "E", pid: pid(source), track: track, t: latest, to: &output)
+        appendEvent(name: maskName(track), phase: "E", pid: pid(source), track: track, t: latest, to: &output)
         output.append("},\n")
       }
     }
@@ -194,25 +206,31 @@ public final class ChromeTimeline {
     }
   }
 
+  /// The name of every slice on a mask track, its beginning and end alike.
+  private func maskName(_ track: Int64) -> String {
+    "mask " + maskStreams[Int(track - Track.firstMaskTrack)].rawValue
+  }
+
   // MARK: Writing
 
   private func endStatus(_ source: Int, at t: Nanoseconds, into output: inout [UInt8]) {
-    guard openStatus.removeValue(forKey: source) != nil else { return }
-    appendEvent(name: "status", phase: "E", pid: pid(source), track: Track.status.rawValue, t: t, to: &output)
+    guard let name = openStatus.removeValue(forKey: source) else { return }
+    appendEvent(name: name, phase: "E", pid: pid(source), track: Track.status.rawValue, t: t, to: &output)
     output.append("},\n")
   }
 
-  /// `t - since` as an async slice on the `latency` track, named by the cue's kind.
+  /// `t - since` as an async slice, named by the cue's kind, in its trace's process: a
+  /// process-local id (`id2.local`) keeps it there, where a plain `id` is global and the
+  /// Perfetto UI put the slices of every merged trace on one shared track per kind.
   private func appendLatency(_ cue: Cue, pid: Int, to output: inout [UInt8]) {
     latencyIDs += 1
     for (phase, t) in [("b", cue.since), ("e", cue.t)] {
       Self.appendEventHead(
         name: cue.kind.name, phase: phase, pid: pid, track: Track.latency.rawValue, t: t, to: &output)
-      output.append(#","cat":"latency","id":"#)
+      output.append(#","cat":"latency","id2":{"local":"#)
       NumberFormatting.appendInteger(Int64(latencyIDs), to: &output)
-      output.append("},\n")
+      output.append("}},\n")
     }
-    usedTracks[pid - 1, default: []].insert(Track.latency.rawValue)
   }
 
   private func appendCounter(
