@@ -65,7 +65,7 @@ public enum CreaseCommand {
   {
     let path = ["crease", command.description.name]
     do {
-      let parsed = try command.description.parse(arguments)
+      let parsed = try command.description.parse(arguments, standardInputIsTerminal: streams.input.isTerminal)
       if parsed.flag(.help) {
         return write(HelpFormatter.help(command.description, path: path), to: streams)
       }

@@ -1,4 +1,5 @@
 import CreaseCLI
+import CreaseIO
 import Testing
 
 @Suite("Command line: help and usage errors")
@@ -78,7 +79,8 @@ struct CommandLineUsageTests {
       (["help", "chek"], "Error: Unknown subcommand 'chek'. Did you mean 'check'?"),
     ] as [([String], String)])
   func usageErrors(arguments: [String], message: String) {
-    let run = CreaseRun(arguments)
+    // At a terminal: an omitted trace is then missing, not read from standard input.
+    let run = CreaseRun(arguments, input: TerminalInput(), output: MemorySink())
     #expect(run.status == .usage)
     #expect(run.error.hasPrefix(message + "\n"), "\(run.error)")
     #expect(run.error.contains("Usage: crease"))

@@ -161,3 +161,10 @@ func makePipe() -> (read: Int32, write: Int32)? {
   var ends: [Int32] = [0, 0]
   return pipe(&ends) == 0 ? (ends[0], ends[1]) : nil
 }
+
+/// Standard input that is a terminal: a person at the keyboard, typing nothing.
+final class TerminalInput: ByteSource {
+  let name = "<stdin>"
+  var isTerminal: Bool { true }
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { 0 }
+}

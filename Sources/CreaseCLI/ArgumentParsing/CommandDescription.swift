@@ -56,11 +56,15 @@ public struct CommandDescription: Sendable {
     public var isOptional: Bool
     /// What completes the argument (file names unless told).
     public var completion: Completion
+    /// Whether an omitted argument reads standard input (`-`) when that is not a terminal, as
+    /// `jq` does: `crease replay < trace.jsonl`.
+    public var readsStandardInputWhenOmitted: Bool
 
     public init(
       _ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false,
-      completion: Completion = .file
+      completion: Completion = .file, readsStandardInputWhenOmitted: Bool = false
     ) {
+      self.readsStandardInputWhenOmitted = readsStandardInputWhenOmitted
       self.name = name
       self.help = help
       self.isRepeating = isRepeating

@@ -50,7 +50,9 @@ public struct ParsedArguments: Sendable {
 
 extension CommandDescription {
   /// Parses `arguments` (after the command's name) against this description.
-  func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+  /// - Parameter standardInputIsTerminal: whether standard input is a terminal: when not, an
+  ///   omitted argument that ``Argument/readsStandardInputWhenOmitted`` is `-`.
+  func parse(_ arguments: [String], standardInputIsTerminal: Bool = true) throws(UsageError) -> ParsedArguments {
     var parsed = ParsedArguments()
     var remaining = arguments[...]
     var optionsEnded = false
@@ -78,6 +80,9 @@ extension CommandDescription {
     if parsed.flag(.help) { return parsed }
     if let missing = options.first(where: { $0.isRequired && parsed.values[$0.key] == nil }) {
       throw UsageError("Missing expected option '\(missing.names[0]) <\(missing.valueName ?? "value")>'.")
+    }
+    if parsed.positionals.isEmpty, !standardInputIsTerminal, self.arguments.first?.readsStandardInputWhenOmitted == true {
+      parsed.positionals = ["-"]
     }
     try checkPositionals(parsed.positionals)
     return parsed

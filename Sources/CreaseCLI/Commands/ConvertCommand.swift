@@ -3,31 +3,23 @@ import CreaseIO
 
 /// `crease convert`: JSON Lines ⇄ binary, by extension.
 enum ConvertCommand: Subcommand {
-  /// The two trace formats, as `--to` names them.
-  enum TraceFormat: String, CaseIterable {
-    case jsonl
-    case binary
-  }
-
   static let description = CommandDescription(
     name: "convert",
     abstract: "Convert a trace between JSON Lines and the binary format, by extension.",
     discussion: """
-      A path ending in .crtrace is binary; anything else is JSON Lines. Standard input ('-') is
-      recognised by the binary format's magic; standard output ('-o -') is JSON Lines unless
-      '--to binary'. Every record is carried over losslessly, in order; bad records are
+      A path ending in .crtrace is binary and one ending in .jsonl JSON Lines; any other name
+      needs '--to'. Standard input ('-') is recognised by the binary format's magic; standard
+      output ('-o -') is JSON Lines unless '--to binary'. Every record is carried over losslessly, in order; bad records are
       reported as FILE:LINE:COL and skipped (exit 65).
       """,
-    arguments: [.init("input", help: "The trace to read ('-' for standard input).")],
-    options: [outputOption, toOption, binaryVersionOption])
+    arguments: [
+      .init("input", help: "The trace to read ('-', or none, for standard input).", readsStandardInputWhenOmitted: true)
+    ],
+    options: [outputOption, TraceOutputFormat.option, binaryVersionOption])
 
   static let outputOption = CommandDescription.Option(
     ["-o", "--output"], value: "file", isRequired: true, help: "The trace to write ('-' for standard output)."
   )
-  static let toOption = CommandDescription.Option(
-    ["--to"], value: "format", completion: .values(TraceFormat.allCases.map(\.rawValue)),
-    help: "The output format, jsonl or binary (default: by the output's extension).")
-
   static let binaryVersionOption = CommandDescription.Option(
     ["--binary-version"], value: "n",
     completion: .values(BinaryTraceFormat.readableVersions.map(String.init)),
@@ -38,9 +30,7 @@ enum ConvertCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let path = arguments.value(outputOption)!  // a required option: the parser checked it
-    let format =
-      try arguments.choice(toOption, of: TraceFormat.self)
-      ?? (BinaryTraceFormat.isBinary(path: path) ? .binary : .jsonl)
+    let format = try TraceOutputFormat.resolve(arguments, output: path)
     let versions = BinaryTraceFormat.readableVersions
     let version =
       try arguments.value(

@@ -20,7 +20,7 @@ enum ReplayCommand: Subcommand {
   static let lateOption = CommandDescription.Option(
     ["--late"], value: "file", help: "Write late lines, verbatim, to a file.")
   static let loopOption = CommandDescription.Option(
-    ["--loop"], value: "n", help: "Replay the input n times; trace time continues across loops.")
+    ["--loop"], value: "n", help: "Replay the input n times (0: until stopped); trace time continues across loops.")
   static let idleAdvanceOption = CommandDescription.Option(
     ["--idle-advance"], value: "ms",
     help: "For live input: let trace time follow the wall clock after this much silence.")
@@ -72,9 +72,10 @@ enum ReplayCommand: Subcommand {
       summary = arguments.flag(summaryOption)
       strict = arguments.flag(strictOption)
       speed = try TraceInputs.speed(arguments)
+      // `--loop 0` runs until stopped: as many passes as an Int counts, trace time saturating.
       loops =
-        try arguments.value(loopOption, as: "a whole number from 1") {
-          Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        try arguments.value(loopOption, as: "a whole number, 0 for until stopped") {
+          Int($0).flatMap { $0 >= 1 ? $0 : $0 == 0 ? .max : nil }
         }
         ?? 1
       threads =
@@ -95,6 +96,11 @@ enum ReplayCommand: Subcommand {
       }
       if arguments.value(summaryJSONOption) == "-" && (arguments.value(outputOption) ?? "-") == "-" {
         throw UsageError("'--summary-json -' needs the cues elsewhere: add '-o FILE'.")
+      }
+      for option in [rejectsOption, lateOption] {
+        guard let path = arguments.value(option), BinaryTraceFormat.isBinary(path: path) else { continue }
+        throw UsageError(
+          "'\(option.names.last!) \(path)': rejected and late lines are kept as read, in JSON Lines; name the file .jsonl.")
       }
       if loops > 1 && traces.contains("-") {
         throw UsageError("Standard input cannot be replayed more than once ('--loop' needs files).")

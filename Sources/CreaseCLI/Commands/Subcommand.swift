@@ -7,14 +7,28 @@ protocol Subcommand: Sendable {
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode
 }
 
+/// The two renderings of a report: for people, or for scripts.
+enum TextOrJSON: String, CaseIterable {
+  case text
+  case json
+
+  /// A command's `-f/--format` option between the two.
+  static func option(json: String) -> CommandDescription.Option {
+    CommandDescription.Option(
+      ["-f", "--format"], value: "format", completion: .values(allCases.map(\.rawValue)),
+      help: "text (default) or json (\(json)).")
+  }
+}
+
 /// Helpers the trace-reading subcommands share.
 enum TraceInputs {
   static let configOption = CommandDescription.Option(
     ["-c", "--config"], value: "file", help: "A JSON configuration file (keys in the README).")
 
   static let traceArgument = CommandDescription.Argument(
-    "trace", help: "Trace files (JSON Lines or .crtrace), merged by t; '-' reads standard input.",
-    isRepeating: true)
+    "trace",
+    help: "Trace files (JSON Lines or .crtrace), merged by t; '-', or none, reads standard input.",
+    isRepeating: true, readsStandardInputWhenOmitted: true)
 
   /// The configuration named by `--config`, or the defaults.
   static func configuration(_ arguments: ParsedArguments) throws -> Configuration {

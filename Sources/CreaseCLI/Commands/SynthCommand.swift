@@ -29,7 +29,10 @@ enum SynthCommand: Subcommand {
         "scenario", help: "The scenario to generate (see 'crease scenarios').",
         completion: .values(Scenario.allCases.map(\.rawValue)))
     ],
-    options: [seedOption, durationOption, fpsOption, hingeRateOption, TraceInputs.speedOption, outputOption])
+    options: [
+      seedOption, durationOption, fpsOption, hingeRateOption, TraceInputs.speedOption, outputOption,
+      TraceOutputFormat.option,
+    ])
 
   /// The command line, read and checked whole before any file is touched.
   struct Options {
@@ -38,6 +41,8 @@ enum SynthCommand: Subcommand {
     var speed: Double?
     /// The file to write; `-` for standard output.
     var output: String
+    /// The trace format, by the output's name or `--to`.
+    var format: TraceOutputFormat
 
     init(_ arguments: ParsedArguments) throws {
       let name = arguments.positionals[0]
@@ -60,6 +65,7 @@ enum SynthCommand: Subcommand {
         } ?? 60
       speed = try TraceInputs.speed(arguments)
       output = arguments.value(outputOption) ?? "-"
+      format = try TraceOutputFormat.resolve(arguments, output: output)
     }
   }
 
@@ -69,11 +75,23 @@ enum SynthCommand: Subcommand {
     let target = try OutputTarget(options.output, streams: streams, inPlace: pacer != nil)
     var output = LineOutput(sink: target.sink, pacer: pacer)
     let trace = options.scenario.generate(options.synth)
-    try output.write(at: trace.events.first?.t ?? .zero) {
-      TraceEncoder.encode(.header(trace.header), into: &$0)
-    }
-    for event in trace.events {
-      try output.write(at: event.t) { TraceEncoder.encode(.event(event), into: &$0) }
+    let start = trace.events.first?.t ?? .zero
+    switch options.format {
+    case .jsonl:
+      try output.write(at: start) { TraceEncoder.encode(.header(trace.header), into: &$0) }
+      for event in trace.events {
+        try output.write(at: event.t) { TraceEncoder.encode(.event(event), into: &$0) }
+      }
+    case .binary:
+      var encoder = BinaryTraceEncoder()
+      var record = encoder.fileHeader
+      try encoder.encode(.header(trace.header), into: &record)
+      try output.write(at: start) { [record] in $0 += record }
+      for event in trace.events {
+        record.removeAll(keepingCapacity: true)
+        try encoder.encode(.event(event), into: &record)
+        try output.write(at: event.t) { [record] in $0 += record }
+      }
     }
     try output.flush()
     try target.commit()

@@ -6,6 +6,8 @@ import CreaseRecording
 /// rejects or late output. Replay, check and convert share it, so their messages agree.
 struct Diagnostics {
   let sink: ByteSink
+  /// How each problem is written.
+  var style = DiagnosticStyle.text
   let rejects: ByteSink?
   let late: ByteSink?
   /// How many errors to report before only counting them; `nil` reports all (`check`).
@@ -41,9 +43,21 @@ struct Diagnostics {
   /// control characters quoted from the input (or in the file's name) are escaped, so a problem
   /// is always one line.
   func report(_ reader: any RecordReader, column: Int, _ severity: String, _ message: String) throws {
-    let file = reader.source.name.escapingControlCharacters
-    try sink.write(
-      "\(file):\(reader.position):\(column): \(severity): \(message.escapingControlCharacters)\n")
+    switch style {
+    case .text:
+      let file = reader.source.name.escapingControlCharacters
+      try sink.write(
+        "\(file):\(reader.position):\(column): \(severity): \(message.escapingControlCharacters)\n")
+    case .jsonLines:
+      var line: [UInt8] = Array(#"{"file":"#.utf8)
+      JSONString.append(reader.source.name, to: &line)
+      line += Array(#","line":\#(reader.position),"column":\#(column),"severity":"#.utf8)
+      JSONString.append(severity, to: &line)
+      line += Array(#","message":"#.utf8)
+      JSONString.append(message, to: &line)
+      line += Array("}\n".utf8)
+      try sink.write(line)
+    }
   }
 
   /// Keeps a late event in the late output: its line as read, or, from a binary trace, its
@@ -90,4 +104,12 @@ struct Diagnostics {
       )
     }
   }
+}
+
+/// How a replay writes the problems it finds in its input.
+public enum DiagnosticStyle: Sendable {
+  /// `FILE:LINE:COL: SEVERITY: MESSAGE`, one a line, control characters escaped.
+  case text
+  /// One JSON object a line: `file`, `line`, `column`, `severity`, `message` (`check -f json`).
+  case jsonLines
 }

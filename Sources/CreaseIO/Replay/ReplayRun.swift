@@ -40,6 +40,7 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
     self.outputs = outputs
     diagnostics = Diagnostics(
       sink: outputs.diagnostics, rejects: outputs.rejects, late: outputs.late, limit: replay.reportLimit)
+    diagnostics.style = replay.diagnosticStyle
     admitsDirectly =
       sources.count == 1 && !sources[0].isLive && replay.loops == 1 && replay.progress == nil
       && !replay.warnsAboutUnknownKeys

@@ -35,6 +35,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   public var warnsAboutUnknownKeys = false
   /// Warn about each late line, besides counting it (`check`).
   public var warnsAboutLateLines = false
+  /// How bad lines and warnings are written to the diagnostics output.
+  public var diagnosticStyle = DiagnosticStyle.text
   /// The cue output format.
   public var format = CueFormat.jsonl
   /// Writes each cue when its trace time comes (`--speed`); `nil` writes as fast as possible.

@@ -25,6 +25,8 @@ public protocol ByteSource: AnyObject {
   /// The regular file the bytes come from, so that no output replaces it (standard input
   /// redirected from a file is a file like any other); `nil` for pipes, terminals and memory.
   var fileIdentity: FileIdentity? { get }
+  /// Whether the bytes come from a terminal.
+  var isTerminal: Bool { get }
 }
 
 extension ByteSource {
@@ -36,6 +38,10 @@ extension ByteSource {
 
   /// A source is no file unless it says otherwise.
   public var fileIdentity: FileIdentity? { nil }
+
+  /// Whether a person types the bytes (a terminal): a command reads standard input for an
+  /// omitted trace only when not.
+  public var isTerminal: Bool { false }
 }
 
 /// A source over a file descriptor.
@@ -77,6 +83,8 @@ public final class FileSource: ByteSource {
 
   /// The file the descriptor is open on, when it is a regular file.
   public var fileIdentity: FileIdentity? { FileIdentity(descriptor: descriptor) }
+  /// Whether the descriptor is a terminal.
+  public var isTerminal: Bool { isatty(descriptor) == 1 }
 
   /// Only a regular file never waits for a writer.
   public var isLive: Bool { regularFileSize == nil }

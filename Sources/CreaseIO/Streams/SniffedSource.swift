@@ -10,6 +10,8 @@ public final class SniffedSource: ByteSource {
   public var name: String { base.name }
   /// Whether the source it wraps may make a read wait.
   public var isLive: Bool { base.isLive }
+  /// Whether the wrapped source is a terminal.
+  public var isTerminal: Bool { base.isTerminal }
   /// Whether the source starts with the binary format's magic.
   public let isBinaryTrace: Bool
   private let base: ByteSource

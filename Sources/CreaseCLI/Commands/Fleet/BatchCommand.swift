@@ -91,7 +91,7 @@ enum BatchCommand: Subcommand {
     for (trace, result) in zip(traces, results) {
       report.merge(result.report ?? FleetReport(failed: trace, error: result.failure ?? "failed"))
     }
-    for (name, format) in [("report.json", ReportCommand.Format.json), ("report.txt", .text)] {
+    for (name, format) in [("report.json", TextOrJSON.json), ("report.txt", .text)] {
       let file = try ReplacedFile(path: "\(directory)/\(name)")
       try file.sink.write(ReportCommand.rendering(report, as: format))
       try file.commit()

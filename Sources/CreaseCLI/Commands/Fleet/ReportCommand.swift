@@ -2,15 +2,7 @@ import CreaseIO
 
 /// `crease report`: the fleet report, merged from replay summaries (or from other reports).
 enum ReportCommand: Subcommand {
-  /// The report's two renderings.
-  enum Format: String, CaseIterable {
-    case text
-    case json
-  }
-
-  static let formatOption = CommandDescription.Option(
-    ["-f", "--format"], value: "format", completion: .values(Format.allCases.map(\.rawValue)),
-    help: "text (default) or json (Schemas/report.schema.json).")
+  static let formatOption = TextOrJSON.option(json: "Schemas/report.schema.json")
   static let outputOption = CommandDescription.Option(
     ["-o", "--output"], value: "file",
     help: "Write the report to a file ('-' for standard output, the default).")
@@ -31,7 +23,7 @@ enum ReportCommand: Subcommand {
     options: [formatOption, outputOption])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
-    let format = try arguments.choice(formatOption, of: Format.self) ?? .text
+    let format = try arguments.choice(formatOption, of: TextOrJSON.self) ?? .text
     let path = arguments.value(outputOption) ?? "-"
     try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals, streams: streams)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
@@ -42,7 +34,7 @@ enum ReportCommand: Subcommand {
     return .success
   }
 
-  static func rendering(_ report: FleetReport, as format: Format) -> [UInt8] {
+  static func rendering(_ report: FleetReport, as format: TextOrJSON) -> [UInt8] {
     switch format {
     case .json: report.json.bytes
     case .text: Array(report.text.utf8)

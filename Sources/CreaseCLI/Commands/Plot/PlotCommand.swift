@@ -23,7 +23,9 @@ enum PlotCommand: Subcommand {
       value per pixel column, and markers that would overlap merge.
       """,
     arguments: [
-      .init("trace", help: "The trace to draw (JSON Lines or .crtrace; '-' reads standard input).")
+      .init(
+        "trace", help: "The trace to draw (JSON Lines or .crtrace; '-', or none, reads standard input).",
+        readsStandardInputWhenOmitted: true)
     ],
     options: [
       TraceInputs.configOption, outputOption, fromOption, toOption,

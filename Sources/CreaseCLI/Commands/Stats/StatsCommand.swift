@@ -11,7 +11,9 @@ enum StatsCommand: Subcommand {
       a stream's first deltas): a quick look, not the camera stage's classification.
       """,
     arguments: [TraceInputs.traceArgument],
-    options: [TraceInputs.configOption])
+    options: [TraceInputs.configOption, formatOption])
+
+  static let formatOption = TextOrJSON.option(json: "one object: lines, duration, events, streams")
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let configuration = try TraceInputs.configuration(arguments)
@@ -20,9 +22,14 @@ enum StatsCommand: Subcommand {
     let (summary, statistics) = try replay.run(
       sources, to: .init(cues: DiscardingSink(), diagnostics: streams.error))
     let total = summary.total
-    try streams.output.write(
-      "lines: \(total.lines) (\(total.processed) processed, \(total.rejected) rejected, "
-        + "\(total.late) late, \(total.blank) blank)\n" + statistics.rendered)
+    switch try arguments.choice(formatOption, of: TextOrJSON.self) ?? .text {
+    case .text:
+      try streams.output.write(
+        "lines: \(total.lines) (\(total.processed) processed, \(total.rejected) rejected, "
+          + "\(total.late) late, \(total.blank) blank)\n" + statistics.rendered)
+    case .json:
+      try streams.output.write(statistics.json(lines: total).bytes)
+    }
     return total.rejected > 0 ? .dataError : .success
   }
 }

@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 /// Counts and rates of a trace, gathered in trace-time order by the engine.
 struct TraceStatistics: EventProcessor, Sendable {
@@ -121,6 +122,42 @@ struct TraceStatistics: EventProcessor, Sendable {
       text += "\(untrackedStreamEvents) frame(s) and drop(s) of streams past \(StreamBudget.description)\n"
     }
     return text
+  }
+
+  /// The report as JSON (`crease stats -f json`): the same facts as ``rendered``, rates and
+  /// degrees with at most 3 decimals, times in integer nanoseconds, keys in a fixed order.
+  func json(lines total: ReplaySummary.LineCounts) -> JSONDocument {
+    let duration = first.map { last - $0 } ?? .zero
+    let kindCounts = zip(EventKind.allCases.map(\.name), kinds).sorted { $0.0 < $1.0 }.filter { $0.1 > 0 }
+    let streamRows = streams.keys.sorted { $0.rawValue < $1.rawValue }.map { name -> JSONDocument in
+      let stream = streams[name]!
+      return .object([
+        .init("name", .string(name.rawValue)), .init("frames", .count(stream.frames)),
+        .init("meanFps", .optional(stream.meanRate, JSONDocument.decimal)),
+        .init("nominalFps", .optional(stream.nominal) { .decimal(1e9 / $0.nanoseconds) }),
+        .init("largestDeltaNs", .integer(stream.largestDelta.rawValue)),
+        .init("deltasOverOneAndAHalfFrames", .count(stream.gaps)),
+        .init("drops", .object(stream.drops.keys.sorted().map { .init($0, .count(stream.drops[$0]!)) })),
+      ])
+    }
+    return .object([
+      .init(
+        "lines",
+        .object([
+          .init("read", .count(total.lines)), .init("processed", .count(total.processed)),
+          .init("rejected", .count(total.rejected)), .init("late", .count(total.late)),
+          .init("blank", .count(total.blank)),
+        ])),
+      .init("durationNs", .integer(duration.rawValue)),
+      .init("events", .object(kindCounts.map { .init($0.0, .count($0.1)) })),
+      .init(
+        "hingeAngle",
+        .optional(angleRange) {
+          .object([.init("minimum", .decimal($0.lowerBound)), .init("maximum", .decimal($0.upperBound))])
+        }),
+      .init("streams", .array(streamRows)),
+      .init("untrackedStreamEvents", .count(untrackedStreamEvents)),
+    ])
   }
 
   /// `value` with `places` decimals, rounded half away from zero.
