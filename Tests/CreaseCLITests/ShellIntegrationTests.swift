@@ -46,6 +46,18 @@ struct ShellIntegrationTests {
     #expect(try bashOffers(["crease", "replay", "--speed", ""]) == [])
   }
 
+  @Test("where a trace is expected, bash offers traces and folders, not pictures")
+  func bashOffersTraces() throws {
+    let folder = temporaryDirectory()
+    defer { removeDirectory(folder) }
+    for name in ["a.jsonl", "b.crtrace", "c.svg", "d.png"] { try write("", to: "\(folder)/\(name)") }
+    try FileManager.default.createDirectory(atPath: "\(folder)/sub", withIntermediateDirectories: false)
+    #expect(try bashOffers(["crease", "replay", ""], in: folder) == ["a.jsonl", "b.crtrace", "sub"])
+    #expect(try bashOffers(["crease", "plot", ""], in: folder) == ["a.jsonl", "b.crtrace", "sub"])
+    // An output may be any file.
+    #expect(try bashOffers(["crease", "plot", "a.jsonl", "-o", ""], in: folder).contains("c.svg"))
+  }
+
   @Test("the zsh and fish scripts are valid for their shells, and name every subcommand")
   func zshAndFish() throws {
     for (shell, check) in [("zsh", ["-n", "-c"]), ("fish", ["--no-execute", "-c"])] {

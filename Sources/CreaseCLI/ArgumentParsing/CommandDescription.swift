@@ -7,6 +7,11 @@ public struct CommandDescription: Sendable {
   public enum Completion: Sendable, Equatable {
     /// File names.
     case file
+    /// Names of files with one of these extensions (without the dot), and directories.
+    case files(extensions: [String])
+
+    /// Trace files: JSON Lines and binary.
+    public static let traces = Completion.files(extensions: ["jsonl", "crtrace"])
     /// Directory names.
     case directory
     /// One of these words.

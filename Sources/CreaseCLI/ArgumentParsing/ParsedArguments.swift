@@ -52,7 +52,9 @@ extension CommandDescription {
   /// Parses `arguments` (after the command's name) against this description.
   /// - Parameter standardInputIsTerminal: whether standard input is a terminal: when not, an
   ///   omitted argument that ``Argument/readsStandardInputWhenOmitted`` is `-`.
-  func parse(_ arguments: [String], standardInputIsTerminal: Bool = true) throws(UsageError) -> ParsedArguments {
+  func parse(_ arguments: [String], standardInputIsTerminal: Bool = true) throws(UsageError)
+    -> ParsedArguments
+  {
     var parsed = ParsedArguments()
     var remaining = arguments[...]
     var optionsEnded = false
@@ -81,7 +83,9 @@ extension CommandDescription {
     if let missing = options.first(where: { $0.isRequired && parsed.values[$0.key] == nil }) {
       throw UsageError("Missing expected option '\(missing.names[0]) <\(missing.valueName ?? "value")>'.")
     }
-    if parsed.positionals.isEmpty, !standardInputIsTerminal, self.arguments.first?.readsStandardInputWhenOmitted == true {
+    if parsed.positionals.isEmpty, !standardInputIsTerminal,
+      self.arguments.first?.readsStandardInputWhenOmitted == true
+    {
       parsed.positionals = ["-"]
     }
     try checkPositionals(parsed.positionals)

@@ -13,7 +13,9 @@ enum ConvertCommand: Subcommand {
       reported as FILE:LINE:COL and skipped (exit 65).
       """,
     arguments: [
-      .init("input", help: "The trace to read ('-', or none, for standard input).", readsStandardInputWhenOmitted: true)
+      .init(
+        "input", help: "The trace to read ('-', or none, for standard input).", completion: .traces,
+        readsStandardInputWhenOmitted: true)
     ],
     options: [outputOption, TraceOutputFormat.option, binaryVersionOption])
 

@@ -20,7 +20,8 @@ enum ReplayCommand: Subcommand {
   static let lateOption = CommandDescription.Option(
     ["--late"], value: "file", help: "Write late lines, verbatim, to a file.")
   static let loopOption = CommandDescription.Option(
-    ["--loop"], value: "n", help: "Replay the input n times (0: until stopped); trace time continues across loops.")
+    ["--loop"], value: "n",
+    help: "Replay the input n times (0: until stopped); trace time continues across loops.")
   static let idleAdvanceOption = CommandDescription.Option(
     ["--idle-advance"], value: "ms",
     help: "For live input: let trace time follow the wall clock after this much silence.")
@@ -100,7 +101,8 @@ enum ReplayCommand: Subcommand {
       for option in [rejectsOption, lateOption] {
         guard let path = arguments.value(option), BinaryTraceFormat.isBinary(path: path) else { continue }
         throw UsageError(
-          "'\(option.names.last!) \(path)': rejected and late lines are kept as read, in JSON Lines; name the file .jsonl.")
+          "'\(option.names.last!) \(path)': rejected and late lines are kept as read, in JSON Lines; name the file .jsonl."
+        )
       }
       if loops > 1 && traces.contains("-") {
         throw UsageError("Standard input cannot be replayed more than once ('--loop' needs files).")

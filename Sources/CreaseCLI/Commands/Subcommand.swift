@@ -28,7 +28,7 @@ enum TraceInputs {
   static let traceArgument = CommandDescription.Argument(
     "trace",
     help: "Trace files (JSON Lines or .crtrace), merged by t; '-', or none, reads standard input.",
-    isRepeating: true, readsStandardInputWhenOmitted: true)
+    isRepeating: true, completion: .traces, readsStandardInputWhenOmitted: true)
 
   /// The configuration named by `--config`, or the defaults.
   static func configuration(_ arguments: ParsedArguments) throws -> Configuration {

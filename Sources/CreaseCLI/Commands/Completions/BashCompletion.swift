@@ -46,6 +46,10 @@ enum BashCompletion {
   {
     switch completion {
     case .file: #"COMPREPLY=($(compgen -f -- "$cur"))"#
+    case .files(let extensions):
+      // `true` last: a compgen that matches nothing fails, and would fail the completion.
+      #"COMPREPLY=($(compgen -d -- "$cur")"#
+        + extensions.map { #" $(compgen -f -X '!*.\#($0)' -- "$cur")"# }.joined() + "); true"
     case .directory: #"COMPREPLY=($(compgen -d -- "$cur"))"#
     case .none: "COMPREPLY=()"
     case .values, .subcommands:

@@ -21,7 +21,7 @@ extension CommandDescription.Completion {
     switch self {
     case .values(let words): words
     case .subcommands: program.subcommands.map(\.name)
-    case .file, .directory, .none: nil
+    case .file, .files, .directory, .none: nil
     }
   }
 }

@@ -41,6 +41,9 @@ enum FishCompletion {
   {
     switch completion {
     case .file, .directory: " -F"
+    case .files(let extensions):
+      " -a "
+        + shellQuoted("(" + extensions.map { "__fish_complete_suffix .\($0)" }.joined(separator: "; ") + ")")
     case .none: ""
     case .values, .subcommands: " -a \(shellQuoted(completion.words(in: program)!.joined(separator: " ")))"
     }

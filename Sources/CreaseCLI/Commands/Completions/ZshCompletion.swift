@@ -58,6 +58,7 @@ enum ZshCompletion {
   {
     switch completion {
     case .file: "_files"
+    case .files(let extensions): #"_files -g "*.(\#(extensions.joined(separator: "|")))""#
     case .directory: "_files -/"
     case .none: " "
     case .values, .subcommands: "(\(completion.words(in: program)!.joined(separator: " ")))"

@@ -29,7 +29,8 @@ enum BatchCommand: Subcommand {
       """,
     arguments: [
       .init(
-        "trace", help: "Trace files (JSON Lines or .crtrace), each replayed on its own.", isRepeating: true)
+        "trace", help: "Trace files (JSON Lines or .crtrace), each replayed on its own.", isRepeating: true,
+        completion: .traces)
     ],
     options: [TraceInputs.configOption, ReplayCommand.formatOption, directoryOption, jobsOption])
 

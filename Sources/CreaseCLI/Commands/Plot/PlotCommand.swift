@@ -25,7 +25,7 @@ enum PlotCommand: Subcommand {
     arguments: [
       .init(
         "trace", help: "The trace to draw (JSON Lines or .crtrace; '-', or none, reads standard input).",
-        readsStandardInputWhenOmitted: true)
+        completion: .traces, readsStandardInputWhenOmitted: true)
     ],
     options: [
       TraceInputs.configOption, outputOption, fromOption, toOption,
