@@ -25,9 +25,12 @@ PREFIX ?= /usr/local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
 
+# The build's own progress shows ([n/m] lines): a first build takes a few minutes.
 demo: deps
-	@$(SWIFT) build $(RELEASE_FLAGS) --product crease 2>&1 | tail -n 1
+	@echo "Building crease (release; a first build takes a few minutes)…"
+	@$(SWIFT) build $(RELEASE_FLAGS) --product crease
 	.build/release/crease replay --format text --summary $(DEMO_TRACE)
+	@echo "crease is .build/release/crease; 'make install PREFIX=\$$HOME/.local' puts it on your PATH (~/.local/bin)."
 
 test: deps test-deps
 	$(SWIFT) build
@@ -194,7 +197,7 @@ install: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --static-swift-stdlib --build-path .build/install --product crease
 	install -d $(BINDIR) $(SHAREDIR)/bash-completion/completions $(SHAREDIR)/zsh/site-functions \
 	  $(SHAREDIR)/fish/vendor_completions.d $(SHAREDIR)/man/man1
-	install -m 755 .build/install/release/crease $(BINDIR)/crease
+	install -m 755 -s .build/install/release/crease $(BINDIR)/crease
 	$(BINDIR)/crease completions bash > $(SHAREDIR)/bash-completion/completions/crease
 	$(BINDIR)/crease completions zsh > $(SHAREDIR)/zsh/site-functions/_crease
 	$(BINDIR)/crease completions fish > $(SHAREDIR)/fish/vendor_completions.d/crease.fish

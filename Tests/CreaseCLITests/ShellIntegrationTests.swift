@@ -1,6 +1,7 @@
-import CreaseCLI
 import Foundation
 import Testing
+
+@testable import CreaseCLI
 
 /// Runs `script` in `shell` and returns its standard output, or nil when the shell is missing.
 func runShell(_ shell: String, _ arguments: [String], script: String) throws -> (
@@ -71,6 +72,30 @@ struct ShellIntegrationTests {
     }
     #expect(CreaseRun("completions", "zsh").output.contains("'(-f --format)'{-f,--format}'[Cue format"))
     #expect(CreaseRun("completions", "fish").output.contains("-s f -l format -r -a 'jsonl text chrome'"))
+  }
+
+  @Test("the manual page lists every configuration key of the sample file, and examples that run")
+  func manPageConfigurationAndExamples() throws {
+    let page = CreaseRun("help", "--man").output
+    let sample = try #require(contents(of: "\(repositoryRoot)/Examples/configuration.json"))
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(sample.utf8)) as? [String: Any])
+    var paths: [String] = []
+    for (key, value) in object {
+      if let group = value as? [String: Any] {
+        paths += group.keys.map { "\(key).\($0)" }
+      } else {
+        paths.append(key)
+      }
+    }
+    let configuration = try #require(page.range(of: ".SH CONFIGURATION\n")).upperBound
+    let section = page[configuration...].prefix { _ in true }.split(separator: ".SH ", maxSplits: 1)[0]
+    for path in paths { #expect(section.contains(".B \(path)\n"), "\(path) is not in the manual page") }
+    #expect(page.contains(".SH EXAMPLES\n"))
+    let subcommands = Set(CreaseCommand.description.subcommands.map(\.name))
+    for example in ManPage.examples {
+      let words = example.command.split(separator: " ")
+      #expect(words[0] == "crease" && subcommands.contains(String(words[1])), "\(example.command)")
+    }
   }
 
   @Test("an unknown shell is a usage error with a suggestion")

@@ -1,3 +1,5 @@
+import CreaseIO
+
 /// The manual page, crease(1), rendered as roff from the same command descriptions as the help.
 enum ManPage {
   /// The exit statuses of SPEC 6, for the EXIT STATUS section.
@@ -9,6 +11,30 @@ enum ManPage {
     (.ioError, "An I/O error, such as a full disk."),
     (.configuration, "A bad configuration file; the key and the reason are named."),
     (.failure, "Anything else."),
+  ]
+
+  /// Commands a reader can paste, each with what it does, for the EXAMPLES section.
+  static let examples: [(command: String, meaning: String)] = [
+    (
+      "crease replay --format text --summary trace.jsonl",
+      "Cues as text, then the summary with each stage's latency."
+    ),
+    (
+      "crease replay device.jsonl camera.jsonl -o cues.jsonl",
+      "Two recordings merged by t, the cues to a file."
+    ),
+    (
+      "crease synth day --seed 7 --duration 600 -o day.crtrace",
+      "Ten minutes of a synthetic day, as a binary trace."
+    ),
+    ("crease synth open-close | crease replay", "A trace on standard input: no file needed."),
+    (
+      "crease replay -f chrome trace.jsonl -o timeline.json",
+      "A timeline for the Perfetto UI (ui.perfetto.dev)."
+    ),
+    ("crease check -f json trace.jsonl", "Every problem of a trace, as JSON for a script."),
+    ("crease batch traces/*.jsonl -d out -j 4", "Replay many traces apart, then a fleet report in out/."),
+    ("crease plot trace.jsonl -o trace.svg", "A picture of the angle, the status and the cues."),
   ]
 
   /// The page for `program` and each of its subcommands.
@@ -45,6 +71,18 @@ enum ManPage {
         page += ".TP\n.I \(argument.name)\n" + escape(argument.help) + "\n"
       }
       page += command.options.map(optionItem).joined()
+    }
+    page += ".SH CONFIGURATION\n"
+    page +=
+      escape(
+        "A configuration file (-c FILE) is JSON; every key is optional, an unknown key is an error naming it. "
+          + "Durations are in milliseconds, angles in degrees; defaults in parentheses.") + "\n"
+    for key in ConfigurationFile.keys {
+      page += ".TP\n.B \(escape(key.path))\n\(escape(key.meaning))\n"
+    }
+    page += ".SH EXAMPLES\n"
+    for example in examples {
+      page += ".TP\n.B \(escape(example.command))\n\(escape(example.meaning))\n"
     }
     page += ".SH EXIT STATUS\n"
     for status in exitStatuses {

@@ -23,7 +23,7 @@ enum TextOrJSON: String, CaseIterable {
 /// Helpers the trace-reading subcommands share.
 enum TraceInputs {
   static let configOption = CommandDescription.Option(
-    ["-c", "--config"], value: "file", help: "A JSON configuration file (keys in the README).")
+    ["-c", "--config"], value: "file", help: "A JSON configuration file (keys in crease(1), CONFIGURATION).")
 
   static let traceArgument = CommandDescription.Argument(
     "trace",

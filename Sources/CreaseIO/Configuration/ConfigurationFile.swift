@@ -58,22 +58,56 @@ public enum ConfigurationFile {
 
   // MARK: Keys
 
+  /// Every key a configuration file may hold, by its dotted path, with what it sets and its
+  /// default: the manual page lists them, and each group's check for unknown keys takes its
+  /// names from here, so the two cannot differ.
+  public static let keys: [(path: String, meaning: String)] = [
+    (
+      "reorderWindowMs",
+      "How far behind its trace's latest event an event may come and still be put in order (50)."
+    ),
+    (
+      "reorderBufferLimit",
+      "The most events held for reordering; past it the earliest is processed at once (100000)."
+    ),
+    ("reorderBufferBytes", "The most bytes of text (labels, names) the held events may carry (67108864)."),
+    ("hinge.statusDebounceMs", "How long a new hinge status must hold before it commits (50)."),
+    (
+      "hinge.statusMaxWaitMs",
+      "The longest a changing status waits to commit; 0 for a pure trailing debounce (150)."
+    ),
+    (
+      "hinge.boundaries",
+      "Hysteresis boundaries, a list of {name, below, above} in degrees (flat: 135 to 145)."
+    ),
+    ("hinge.motionDeadbandDeg", "How far the angle must move to start or reverse a motion (7.5)."),
+    ("hinge.fullyOpenZoneDeg", "Within this of 180 degrees the hinge counts as fully open (15)."),
+    ("hinge.settleMs", "How long the angle must stay within the tolerance to settle (300)."),
+    ("hinge.settleToleranceDeg", "How far the angle may drift while settling (1.0)."),
+    ("hinge.progressFullDeg", "The angle at which effect progress reaches 1 (165)."),
+    ("hinge.progressMaxRateHz", "The most progress cues a second (60)."),
+    ("camera.gapFactor", "A pts delta over this many nominal frame durations is a gap (1.5)."),
+    ("camera.switchWindowMs", "How far before a gap a switch trigger still explains it (250)."),
+    ("camera.stallFactor", "No frame for this many nominal durations is a stall (3)."),
+    ("camera.maskMaxMs", "The longest the preview stays masked around a switch (500)."),
+  ]
+
+  /// The keys of one group (`""` for the top level), its nested groups included.
+  private static func keys(in group: String) -> [String] {
+    let prefix = group.isEmpty ? "" : group + "."
+    let names = keys.map(\.path).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    return Array(Set(names.map { $0.split(separator: ".")[0] }.map(String.init))).sorted()
+  }
+
   private static func configuration(_ top: JSONObjectReader) throws(TraceLineError) -> Configuration {
     var configuration = Configuration()
-    try rejectUnknownKeys(
-      top, known: ["reorderWindowMs", "reorderBufferLimit", "reorderBufferBytes", "hinge", "camera"])
+    try rejectUnknownKeys(top, known: keys(in: ""))
     try duration(top, "reorderWindowMs", &configuration.reorderWindow)
     try count(top, "reorderBufferLimit", &configuration.reorderBufferLimit)
     try count(top, "reorderBufferBytes", &configuration.reorderBufferBytes)
     if let value = top.optional("hinge") {
       let hinge = try top.nested(value, key: "hinge")
-      try rejectUnknownKeys(
-        hinge,
-        known: [
-          "statusDebounceMs", "statusMaxWaitMs", "boundaries", "motionDeadbandDeg", "fullyOpenZoneDeg",
-          "settleMs",
-          "settleToleranceDeg", "progressFullDeg", "progressMaxRateHz",
-        ])
+      try rejectUnknownKeys(hinge, known: keys(in: "hinge"))
       try duration(hinge, "statusDebounceMs", &configuration.hinge.statusDebounce)
       try duration(hinge, "statusMaxWaitMs", &configuration.hinge.statusMaxWait)
       try duration(hinge, "settleMs", &configuration.hinge.settle)
@@ -88,7 +122,7 @@ public enum ConfigurationFile {
     }
     if let value = top.optional("camera") {
       let camera = try top.nested(value, key: "camera")
-      try rejectUnknownKeys(camera, known: ["gapFactor", "switchWindowMs", "stallFactor", "maskMaxMs"])
+      try rejectUnknownKeys(camera, known: keys(in: "camera"))
       try number(camera, "gapFactor", &configuration.camera.gapFactor)
       try duration(camera, "switchWindowMs", &configuration.camera.switchWindow)
       try number(camera, "stallFactor", &configuration.camera.stallFactor)
