@@ -32,13 +32,18 @@ demo: deps
 	.build/release/crease replay --format text --summary $(DEMO_TRACE)
 	@echo "crease is .build/release/crease; 'make install PREFIX=\$$HOME/.local' puts it on your PATH (~/.local/bin)."
 
+# Quiet when all is well (the counts), the failures and the end of the log when not; the whole
+# log is .build/test.log.
 test: deps test-deps
-	$(SWIFT) build
-	$(SWIFT) test
-	$(MAKE) example
-	$(MAKE) schemas
-	$(MAKE) dask-test
-	$(MAKE) perfetto-test
+	@echo "Building and running the Swift tests (the log: .build/test.log)…"
+	@mkdir -p .build && $(SWIFT) build --build-tests > .build/test.log 2>&1 || { tail -n 60 .build/test.log; exit 1; }
+	@$(SWIFT) test >> .build/test.log 2>&1 || { grep -E "✘|error:|Fatal|Test Case .* failed" .build/test.log | head -n 100; \
+	  tail -n 20 .build/test.log; exit 1; }
+	@grep -E "Test run with [0-9]+ test|Executed [1-9][0-9]* test" .build/test.log | tail -n 2
+	@$(MAKE) --no-print-directory example
+	@$(MAKE) --no-print-directory schemas
+	@$(MAKE) --no-print-directory dask-test
+	@$(MAKE) --no-print-directory perfetto-test
 
 # What the tests run besides Swift: a JSON Schema validator, groff for the manual page, and zsh
 # and fish to check their completion scripts. Installed when missing.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import pathlib
 import shutil
 import subprocess
 import tempfile
@@ -54,6 +55,23 @@ def replay(trace: str, crease: str = "crease") -> tuple[int, str]:
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     message = lines[-1] if lines else f"crease exited with status {run.returncode}"
     raise ReplayFailed(run.returncode, message.removeprefix("crease: "))
+
+
+def find_crease(given: str | None) -> str | None:
+    """The crease to run: `given` (--crease), else $CREASE, else crease on PATH, else the one
+    built in this checkout (`make demo` builds .build/release/crease); an absolute path, so
+    local workers find it too, or None."""
+    checkout = pathlib.Path(__file__).resolve().parents[3] / ".build"
+    candidates = [given] if given else [
+        os.environ.get("CREASE"), shutil.which("crease"), checkout / "release" / "crease", checkout / "debug" / "crease",
+    ]
+    for candidate in candidates:
+        if not candidate:
+            continue
+        found = shutil.which(str(candidate))
+        if found:
+            return os.path.abspath(found)
+    return None
 
 
 @dataclasses.dataclass

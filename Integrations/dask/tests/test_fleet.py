@@ -57,3 +57,31 @@ def test_a_failing_trace_is_retried_then_reported(crease_path, tmp_path):
     assert "missing.jsonl" in dask.stderr
     assert (tmp_path / "dask" / "report.json").read_bytes() == (tmp_path / "batch" / "report.json").read_bytes()
     assert "1 failed" in (tmp_path / "dask" / "report.txt").read_text()
+
+
+def test_the_quickstart_runs_from_any_directory_with_the_checkouts_crease(crease_path, tmp_path):
+    # As pasted after `make demo`: no crease on PATH, the driver run by its path from elsewhere.
+    environment = {key: value for key, value in os.environ.items() if key != "CREASE"}
+    environment["PATH"] = os.pathsep.join(
+        entry for entry in environment["PATH"].split(os.pathsep) if not (pathlib.Path(entry) / "crease").exists())
+    run = subprocess.run(
+        [sys.executable, str(DRIVER / "crease-fleet"), "--local", "1", "-d", str(tmp_path / "out"),
+         str(REPOSITORY / "Traces" / "open-close.jsonl"), str(tmp_path / "nosuch.jsonl")],
+        cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=600,
+    )
+    assert run.returncode == 66, run.stderr
+    assert (tmp_path / "out" / "report.txt").exists()
+    # The missing trace is named once, with the system's reason.
+    assert f"crease_fleet: {tmp_path / 'nosuch.jsonl'}: No such file or directory" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_no_crease_is_a_clear_message(tmp_path):
+    run = subprocess.run(
+        [sys.executable, str(DRIVER / "crease-fleet"), "--local", "1", "--crease", "/nonexistent/crease",
+         "-d", str(tmp_path / "out"), TRACES[0]],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 69
+    assert "'/nonexistent/crease' is not a command" in run.stderr and "--crease PATH" in run.stderr
+    assert "Traceback" not in run.stderr
