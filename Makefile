@@ -45,14 +45,16 @@ test: deps test-deps
 	@$(MAKE) --no-print-directory dask-test
 	@$(MAKE) --no-print-directory perfetto-test
 
-# What the tests run besides Swift: a JSON Schema validator, groff for the manual page, and zsh
-# and fish to check their completion scripts. Installed when missing.
+# What the tests run besides Swift: a JSON Schema validator, groff for the manual page, zsh and
+# fish to check their completion scripts, and jq, which a README example pipes into. Installed
+# when missing.
 test-deps:
 	@missing=""; \
 	python3 -c 'import jsonschema' 2>/dev/null || missing="$$missing python3-jsonschema"; \
 	command -v groff >/dev/null || missing="$$missing groff-base"; \
 	command -v zsh >/dev/null || missing="$$missing zsh"; \
 	command -v fish >/dev/null || missing="$$missing fish"; \
+	command -v jq >/dev/null || missing="$$missing jq"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing$$missing…"; \
 	  apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
