@@ -46,7 +46,8 @@ enum PlotCommand: Subcommand {
     let (summary, recorder) = try replay.run(
       sources, to: .init(cues: DiscardingSink(), diagnostics: streams.error))
     let plot = SVGPlot(
-      samples: recorder.samples, cues: recorder.cues, configuration: configuration, title: sources[0].name,
+      samples: recorder.samples, cues: recorder.cues, bounds: recorder.bounds, configuration: configuration,
+      title: sources[0].name,
       window: window)
     let target = try OutputTarget(path, streams: streams)
     try target.sink.write(plot.svg)

@@ -14,14 +14,17 @@ struct PlotMarks {
   }
 
   /// Marks closer than this many pixels merge.
-  static let mergeDistance = 3.0
+  let mergeDistance: Double
 
   private(set) var marks: [Mark] = []
+
+  /// Marks that merge when closer than `mergeDistance` pixels.
+  init(mergeDistance: Double = 3) { self.mergeDistance = mergeDistance }
 
   /// Adds a mark spanning `from...to` (a point when equal), merging it into the previous one
   /// when they overlap.
   mutating func add(from: Double, to: Double, y: Double, seconds: Double, title: @autoclosure () -> String) {
-    if let last = marks.last, from <= last.to + Self.mergeDistance, abs(y - last.y) < Self.mergeDistance {
+    if let last = marks.last, from <= last.to + mergeDistance, abs(y - last.y) < mergeDistance {
       marks[marks.count - 1].to = max(last.to, to)
       marks[marks.count - 1].count += 1
       marks[marks.count - 1].lastSeconds = seconds

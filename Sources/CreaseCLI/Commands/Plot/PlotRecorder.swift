@@ -7,6 +7,8 @@ struct PlotRecorder: EventProcessor, Sendable {
   private(set) var pipeline: Pipeline
   private(set) var samples: [(t: Nanoseconds, degrees: Double)] = []
   private(set) var cues: [Cue] = []
+  /// Each cue's latency bound when it was made (a stall's follows its stream's rate), by index.
+  private(set) var bounds: [Nanoseconds?] = []
 
   init(configuration: Configuration) { pipeline = Pipeline(configuration: configuration) }
 
@@ -32,6 +34,9 @@ struct PlotRecorder: EventProcessor, Sendable {
   ) {
     let before = context.cues.count
     step(&pipeline, &context)
-    cues.append(contentsOf: context.cues[before...])
+    for cue in context.cues[before...] {
+      cues.append(cue)
+      bounds.append(pipeline.latencyBound(for: cue))
+    }
   }
 }

@@ -35,6 +35,11 @@ struct PlotScale {
   /// Seconds since the origin.
   func seconds(_ t: Nanoseconds) -> Double { (Double(t.rawValue) - Double(origin.rawValue)) / 1e9 }
 
+  /// Seconds since the origin at the left edge of pixel column `column`.
+  func seconds(for column: Int) -> Double {
+    seconds(start) + Double(column) / (right - left) * (seconds(end) - seconds(start))
+  }
+
   /// Time ticks: seconds since the origin at a round step, about a dozen across the window, all
   /// printed with the decimals the step needs (`0.5 s, 1.0 s, 1.5 s`).
   var timeTicks: [(t: Nanoseconds, label: String)] {

@@ -1,25 +1,34 @@
 import Crease
 
 /// Draws a trace and its cues as SVG: the hinge angle over time with its boundaries and status
-/// bands, hinge cues as markers, and a capture lane with gaps, masks and camera decisions.
+/// bands, hinge cues as markers, a capture lane with gaps, masks and camera decisions, and a
+/// latency lane with each cue's latency against its bound.
 ///
-/// Linear in the trace's length and bounded in output: the angle is decimated to the lowest and
-/// highest sample per pixel column (``AngleDecimation``), and markers of one kind that would
-/// overlap are merged (``PlotMarks``).
+/// Linear in the trace's length and bounded in output: the angle is a band from the lowest to
+/// the highest sample of each pixel column under a line through their mean (``AngleColumns``),
+/// markers of one kind that would overlap are merged (``PlotMarks``), and the latency lane
+/// keeps the largest latency of each column.
 struct SVGPlot {
   typealias Sample = (t: Nanoseconds, degrees: Double)
 
   static let width = 1200.0
-  static let height = 560.0
+  static let height = 620.0
   static let plotLeft = 80.0
   static let plotRight = 1170.0
   static let angleTop = 50.0
   static let angleBottom = 370.0
   static let laneTop = 390.0
   static let laneBottom = 440.0
+  static let latencyTop = 450.0
+  static let latencyBottom = 490.0
+  /// A latency drawn at this share of its bound reaches the lane's top: a little room above the
+  /// bound's line, so a cue over its bound shows as over it.
+  static let latencyScale = 1.25
 
   private let samples: ArraySlice<Sample>
   private let cues: [Cue]
+  /// Each cue's latency bound, by the cue's index; `nil` where none applies.
+  private let bounds: [Nanoseconds?]
   private let configuration: Configuration
   private let title: String
   private let scale: PlotScale
@@ -27,9 +36,11 @@ struct SVGPlot {
   /// A plot of `samples` and `cues` (both in time order), of the whole trace or of `window`
   /// (seconds from the trace's first instant).
   init(
-    samples: [Sample], cues: [Cue], configuration: Configuration, title: String,
+    samples: [Sample], cues: [Cue], bounds: [Nanoseconds?], configuration: Configuration, title: String,
     window: (from: Double?, to: Double?) = (nil, nil)
   ) {
+    precondition(bounds.count == cues.count, "a bound, or none, per cue")
+    self.bounds = bounds
     let first = min(samples.first?.t ?? .max, cues.first?.t ?? .max, cues.first?.since ?? .max)
     let origin = first == .max ? .zero : first
     let last = max(samples.last?.t ?? origin, cues.last?.t ?? origin)
@@ -66,7 +77,7 @@ struct SVGPlot {
     ]
     parts += statusBands() + grid() + boundaries()
     parts += angle()
-    parts += hingeMarkers() + captureLane() + legend()
+    parts += hingeMarkers() + captureLane() + latencyLane() + legend()
     parts.append("</svg>")
     return parts.joined(separator: "\n") + "\n"
   }
@@ -125,17 +136,18 @@ struct SVGPlot {
     for tick in scale.timeTicks {
       let position = n(scale.x(tick.t))
       lines.append(
-        ##"<line x1="\##(position)" y1="\##(n(Self.angleTop))" x2="\##(position)" y2="\##(n(Self.laneBottom))" stroke="#cccccc" stroke-width="0.5"/>"##
+        ##"<line x1="\##(position)" y1="\##(n(Self.angleTop))" x2="\##(position)" y2="\##(n(Self.latencyBottom))" stroke="#cccccc" stroke-width="0.5"/>"##
       )
       lines.append(
-        ##"<text x="\##(position)" y="\##(n(Self.laneBottom + 16))" text-anchor="middle">\##(tick.label)</text>"##
+        ##"<text x="\##(position)" y="\##(n(Self.latencyBottom + 16))" text-anchor="middle">\##(tick.label)</text>"##
       )
     }
     let middle = (Self.angleTop + Self.angleBottom) / 2
     lines += [
       ##"<text x="20" y="\##(n(middle))" text-anchor="middle" transform="rotate(-90 20 \##(n(middle)))">hinge angle (°)</text>"##,
-      ##"<text x="\##(n((Self.plotLeft + Self.plotRight) / 2))" y="\##(n(Self.laneBottom + 34))" text-anchor="middle">trace time (s since the trace's first event)</text>"##,
+      ##"<text x="\##(n((Self.plotLeft + Self.plotRight) / 2))" y="\##(n(Self.latencyBottom + 34))" text-anchor="middle">trace time (s since the trace's first event)</text>"##,
       ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n((Self.laneTop + Self.laneBottom) / 2 + 4))" text-anchor="end">camera</text>"##,
+      ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n((Self.latencyTop + Self.latencyBottom) / 2 + 4))" text-anchor="end">latency</text>"##,
     ]
     return lines
   }
@@ -153,39 +165,56 @@ struct SVGPlot {
 
   // MARK: The angle
 
-  /// The decimated angle line, and under it an invisible strip per pixel column whose tooltip
-  /// gives the time and the angle (or its range) there.
+  /// The angle: per segment a band from each column's lowest to its highest sample, a line
+  /// through each column's mean (through the sample itself where a column holds one), and an
+  /// invisible strip per column whose tooltip gives the time and the angle (or its range).
   private func angle() -> [String] {
-    let points = AngleDecimation.points(samples, on: scale)
-    var line = ""
-    line.reserveCapacity(points.count * 16)
-    for point in points { line += "\(n(scale.x(point.t))),\(n(scale.y(point.degrees))) " }
+    var bands: [String] = []
+    var lines: [String] = []
     var strips: [String] = []
-    var index = points.startIndex
-    while index < points.endIndex {
-      let column = scale.column(points[index].t)
-      var end = index
-      while end < points.endIndex && scale.column(points[end].t) == column { end += 1 }
-      let degrees = points[index..<end].map(\.degrees)
-      let low = degrees.min()!
-      let high = degrees.max()!
-      let range = low == high ? "\(number(low))°" : "\(number(low))° to \(number(high))°"
-      strips.append(
-        ##"<rect x="\##(n(Self.plotLeft + Double(column)))" y="\##(n(Self.angleTop))" width="1" height="\##(n(Self.angleBottom - Self.angleTop))" fill="transparent"><title>\##(seconds(points[index].t)) s: \##(range)</title></rect>"##
+    for segment in AngleColumns.segments(samples, on: scale) {
+      func center(_ column: AngleColumns.Column) -> Double { Self.plotLeft + Double(column.index) + 0.5 }
+      if segment.contains(where: { $0.highest > $0.lowest }) {
+        let upper = segment.map { "\(n(center($0))),\(n(scale.y($0.highest)))" }
+        let lower = segment.reversed().map { "\(n(center($0))),\(n(scale.y($0.lowest)))" }
+        bands.append(
+          ##"<polygon class="angle-band" fill="#93c5fd" fill-opacity="0.6" stroke="#93c5fd" stroke-width="1" points="\##((upper + lower).joined(separator: " "))"/>"##
+        )
+      }
+      var line = ""
+      line.reserveCapacity(segment.count * 16)
+      for column in segment {
+        let point = column.only.map { (scale.x($0.t), $0.degrees) } ?? (center(column), column.mean)
+        line += "\(n(point.0)),\(n(scale.y(point.1))) "
+        let range =
+          column.lowest == column.highest
+          ? "\(number(column.lowest))°" : "\(number(column.lowest))° to \(number(column.highest))°"
+        let at = PlotScale.fixed(scale.seconds(for: column.index), decimals: 3)
+        strips.append(
+          ##"<rect x="\##(n(Self.plotLeft + Double(column.index)))" y="\##(n(Self.angleTop))" width="1" height="\##(n(Self.angleBottom - Self.angleTop))" fill="transparent"><title>\##(at) s: \##(range)</title></rect>"##
+        )
+      }
+      // A segment of one point is still drawn: a dot, as a line would be nothing. Where columns
+      // hold many samples the band carries the shape, and the mean's line is drawn thinner.
+      let dense = segment.reduce(0) { $0 + $1.count } > 4 * segment.count
+      lines.append(
+        segment.count == 1
+          ? ##"<polyline class="angle" fill="none" stroke="#1d4ed8" stroke-width="2.5" stroke-linecap="round" points="\##(line)\##(line)"/>"##
+          : ##"<polyline class="angle" fill="none" stroke="#1d4ed8" stroke-width="\##(dense ? "0.7" : "1.2")" points="\##(line)"/>"##
       )
-      index = end
     }
-    return strips + [##"<polyline fill="none" stroke="#1d4ed8" stroke-width="1.2" points="\##(line)"/>"##]
+    return strips + bands + lines
   }
 
   // MARK: Markers
 
   /// Motion, settle, threshold and mark cues, each kind merged where it would overlap.
   private func hingeMarkers() -> [String] {
-    var opening = PlotMarks()
-    var closing = PlotMarks()
-    var settled = PlotMarks()
-    var thresholds = PlotMarks()
+    // Merged within a marker's width: on a long trace markers no longer cover the status bands.
+    var opening = PlotMarks(mergeDistance: Self.markerMergeDistance)
+    var closing = PlotMarks(mergeDistance: Self.markerMergeDistance)
+    var settled = PlotMarks(mergeDistance: Self.markerMergeDistance)
+    var thresholds = PlotMarks(mergeDistance: Self.markerMergeDistance)
     var marks = PlotMarks()
     for cue in visibleCues {
       let x = scale.x(cue.t)
@@ -221,21 +250,27 @@ struct SVGPlot {
       + thresholds.marks.map { Self.shape(.threshold, at: $0) }
   }
 
-  /// Marks: a dotted line over both lanes with its tooltip, and its label where the previous
-  /// label leaves room (kept inside the plot near the right edge).
+  /// Hinge markers closer than this many pixels merge: about a marker's width.
+  static let markerMergeDistance = 9.0
+
+  /// Marks: a dotted line over both lanes with its tooltip, and its label on the first of two
+  /// rows where the labels before it leave room, or none: labels never overlap (kept inside
+  /// the plot near the right edge; the tooltip always names the mark).
   private func markLines(_ marks: [PlotMarks.Mark]) -> [String] {
-    var labelledUpTo = -Double.infinity
+    // Where each row's last label ends.
+    var rowEnds = [-Double.infinity, -Double.infinity]
     return marks.map { mark in
       let x = n(mark.from)
       var line =
         ##"<line x1="\##(x)" y1="\##(n(Self.angleTop))" x2="\##(x)" y2="\##(n(Self.laneBottom))" stroke="#6b7280" stroke-dasharray="2 3"><title>\##(Self.escape(mark.tooltip))</title></line>"##
-      let labelWidth = 6.2 * Double(mark.title.count)
+      // A generous width per character (11 px sans-serif runs 5.5 to 7 px wide).
+      let labelWidth = 7.0 * Double(mark.title.count)
       let nearRight = mark.from + 3 + labelWidth > Self.plotRight
       let labelStart = nearRight ? mark.from - 3 - labelWidth : mark.from + 3
-      if labelStart > labelledUpTo + 8 {
+      if let row = rowEnds.firstIndex(where: { labelStart > $0 + 6 }) {
         line +=
-          ##"<text x="\##(n(nearRight ? mark.from - 3 : mark.from + 3))" y="\##(n(Self.angleTop + 12))" text-anchor="\##(nearRight ? "end" : "start")" fill="#374151">\##(Self.escape(mark.title))</text>"##
-        labelledUpTo = labelStart + labelWidth
+          ##"<text x="\##(n(nearRight ? mark.from - 3 : mark.from + 3))" y="\##(n(Self.angleTop + 12 + 13 * Double(row)))" text-anchor="\##(nearRight ? "end" : "start")" fill="#374151">\##(Self.escape(mark.title))</text>"##
+        rowEnds[row] = labelStart + labelWidth
       }
       return line
     }
@@ -324,6 +359,41 @@ struct SVGPlot {
     return items
   }
 
+  // MARK: The latency lane
+
+  /// Each cue's latency (`t - since`) as a bar against its bound, the largest of each pixel
+  /// column; the bound is the dashed line, and a bar over it is red. Cues without a bound (gaps,
+  /// whose latency is their own length) are not drawn.
+  private func latencyLane() -> [String] {
+    var largest: [Int: (ratio: Double, cue: Cue, bound: Nanoseconds)] = [:]
+    for (index, cue) in cues.enumerated()
+    where cue.t >= scale.start && cue.t <= scale.end && cue.latency > .zero {
+      guard let bound = bounds[index], bound > .zero else { continue }
+      let ratio = Double(cue.latency.rawValue) / Double(bound.rawValue)
+      let column = scale.column(cue.t)
+      if ratio > largest[column]?.ratio ?? -1 { largest[column] = (ratio, cue, bound) }
+    }
+    let height = Self.latencyBottom - Self.latencyTop
+    let boundY = Self.latencyBottom - height / Self.latencyScale
+    var items = [
+      ##"<rect x="\##(n(Self.plotLeft))" y="\##(n(Self.latencyTop))" width="\##(n(Self.plotRight - Self.plotLeft))" height="\##(n(height))" fill="#f9fafb" stroke="#d1d5db"/>"##,
+      ##"<line x1="\##(n(Self.plotLeft))" y1="\##(n(boundY))" x2="\##(n(Self.plotRight))" y2="\##(n(boundY))" stroke="#6b7280" stroke-width="0.8" stroke-dasharray="4 3"/>"##,
+      ##"<text x="\##(n(Self.plotRight - 4))" y="\##(n(boundY - 2))" text-anchor="end" fill="#6b7280" font-size="9">bound</text>"##,
+    ]
+    for column in largest.keys.sorted() {
+      let entry = largest[column]!
+      let top = Self.latencyBottom - height * min(entry.ratio, Self.latencyScale) / Self.latencyScale
+      let over = entry.ratio > 1
+      let title =
+        "\(entry.cue.kind.name) at \(seconds(entry.cue.t)) s: latency \(milliseconds(entry.cue.latency)) ms of "
+        + "\(milliseconds(entry.bound)) ms" + (over ? " (OVER THE BOUND)" : "")
+      items.append(
+        ##"<rect x="\##(n(Self.plotLeft + Double(column)))" y="\##(n(top))" width="1" height="\##(n(Self.latencyBottom - top))" fill="\##(over ? "#dc2626" : "#0d9488")"><title>\##(Self.escape(title))</title></rect>"##
+      )
+    }
+    return items
+  }
+
   private func slice(_ mark: PlotMarks.Mark, y: Double, fill: String) -> String {
     ##"<rect x="\##(n(mark.from))" y="\##(n(y))" width="\##(n(mark.to - mark.from))" height="14" fill="\##(fill)"><title>\##(Self.escape(mark.tooltip))</title></rect>"##
   }
@@ -352,8 +422,9 @@ struct SVGPlot {
         (box("#e6e6e6"), "closed"), (box("#dbeafe"), "partly open"), (box("#dcfce7"), "fully open"),
       ],
       [
-        (box("#fdba74"), "preview mask"), (box("#dc2626"), "frame gap"), (marker(.stall), "stall"),
-        (line("#0891b2", width: 2), "mirroring decision"),
+        (box("#93c5fd"), "angle range"), (box("#fdba74"), "preview mask"), (box("#dc2626"), "frame gap"),
+        (marker(.stall), "stall"), (line("#0891b2", width: 2), "mirroring decision"),
+        (box("#0d9488"), "latency"), (line("#6b7280", dash: "4 3", width: 1), "its bound"),
       ],
     ]
     var items: [String] = []
@@ -370,6 +441,11 @@ struct SVGPlot {
   }
 
   // MARK: Numbers and text
+
+  /// A duration in milliseconds, with at most three decimals.
+  private func milliseconds(_ duration: Nanoseconds) -> String {
+    PlotScale.fixed(Double(duration.rawValue) / 1e6, decimals: 3)
+  }
 
   /// Seconds since the trace's first event, with milliseconds.
   private func seconds(_ t: Nanoseconds) -> String { PlotScale.fixed(scale.seconds(t), decimals: 3) }
