@@ -1,6 +1,7 @@
 import Crease
 import CreaseIO
 import CreaseSynth
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

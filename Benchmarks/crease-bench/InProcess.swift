@@ -1,6 +1,7 @@
 import Crease
 import CreaseRecording
 import CreaseSynth
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 import CJSONCLoop
 import Crease
 import CreaseIO
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

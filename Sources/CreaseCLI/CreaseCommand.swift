@@ -8,7 +8,8 @@ public enum CreaseCommand {
 
   static let subcommands: [any Subcommand.Type] = [
     ReplayCommand.self, SynthCommand.self, ScenariosCommand.self, CheckCommand.self, StatsCommand.self,
-    ConvertCommand.self, PlotCommand.self, BatchCommand.self, ReportCommand.self, CompletionsCommand.self,
+    ConvertCommand.self, PlotCommand.self, BatchCommand.self, ReportCommand.self, CompareCommand.self,
+    CompletionsCommand.self,
     HelpCommand.self,
   ]
 

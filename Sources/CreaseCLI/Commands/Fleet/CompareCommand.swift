@@ -1,0 +1,68 @@
+import CreaseIO
+
+/// `crease compare`: two runs side by side, a gate for CI.
+enum CompareCommand: Subcommand {
+  /// The comparison's renderings.
+  enum Format: String, CaseIterable {
+    case text, json, csv, markdown
+  }
+
+  static let thresholdOption = CommandDescription.Option(
+    ["--threshold"], value: "percent",
+    help: "The change past which a count or latency counts as changed (default 5).")
+  static let formatOption = CommandDescription.Option(
+    ["-f", "--format"], value: "format", completion: .values(Format.allCases.map(\.rawValue)),
+    help: "text (default), json, csv or markdown.")
+  static let outputOption = CommandDescription.Option(
+    ["-o", "--output"], value: "file",
+    help: "Write the comparison to a file ('-' for standard output, the default).")
+  static let anyTracesOption = CommandDescription.Option(
+    ["--any-traces"], help: "Compare runs of different traces (refused otherwise).")
+
+  static let description = CommandDescription(
+    name: "compare",
+    abstract: "Compare two summaries or reports, cue kind by cue kind: a gate for CI.",
+    discussion: """
+      Reads two files 'replay --summary-json', 'batch' or 'report' wrote: BASE (a saved baseline)
+      and NEW. Per cue kind it shows the count and the p50, p90, p99 and largest latency of each
+      and their change, and judges the kind regressed (a count or a latency grew past the
+      threshold), improved (one shrank past it, none grew) or unchanged; a kind only NEW has is
+      added, and counts as a regression. Refuses runs of different traces unless '--any-traces'.
+      Exits 1 when anything regressed, 0 otherwise.
+      """,
+    arguments: [
+      .init("base", help: "The baseline: a summary or report file."),
+      .init("new", help: "The run to judge: a summary or report file."),
+    ],
+    options: [thresholdOption, formatOption, outputOption, anyTracesOption])
+
+  static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
+    let threshold =
+      try arguments.value(thresholdOption, as: "a percentage from 0") { text in
+        Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 / 100 : nil }
+      } ?? 0.05
+    let format = try arguments.choice(formatOption, of: Format.self) ?? .text
+    let path = arguments.value(outputOption) ?? "-"
+    try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals, streams: streams)
+    let reports = try TraceInputs.open(arguments.positionals, streams: streams).map(FleetReport.read)
+    let (base, new) = (reports[0], reports[1])
+    let baseTraces = base.traces.map(\.name).sorted()
+    let newTraces = new.traces.map(\.name).sorted()
+    if baseTraces != newTraces && !arguments.flag(anyTracesOption) {
+      let only = (Set(baseTraces).symmetricDifference(newTraces)).sorted().prefix(5).joined(separator: ", ")
+      try streams.error.write(
+        "crease: the two runs replayed different traces (\(only)); '--any-traces' compares them anyway\n")
+      return .dataError
+    }
+    let comparison = FleetComparison(base: base, new: new, threshold: threshold)
+    let target = try OutputTarget(path, streams: streams)
+    switch format {
+    case .text: try target.sink.write(comparison.text)
+    case .json: try target.sink.write(comparison.json.bytes)
+    case .csv: try target.sink.write(comparison.csv)
+    case .markdown: try target.sink.write(comparison.markdown)
+    }
+    try target.commit()
+    return comparison.regressed ? .failure : .success
+  }
+}

@@ -1,0 +1,88 @@
+import Crease
+
+/// Two runs side by side (`crease compare BASE NEW`): per cue kind the count and p50, p90, p99
+/// and largest latency of each, and a verdict past a threshold, like a benchmark gate.
+///
+/// A kind regresses when a latency percentile or its count grew by more than the threshold
+/// (more cues of a kind is more flicker: status commits, gaps, masks), improves when one
+/// shrank by more and none grew, and is unchanged otherwise. A kind only the new run has is
+/// `added` and counts as a regression (behaviour that was not there); one only the base has is
+/// `removed`.
+public struct FleetComparison: Sendable {
+  /// What became of a cue kind.
+  public enum Verdict: String, Sendable {
+    /// A count or latency shrank past the threshold, and none grew past it.
+    case improved
+    /// A count or latency grew past the threshold.
+    case regressed
+    /// Nothing changed past the threshold.
+    case unchanged
+    /// Only the new run has cues of the kind: a regression.
+    case added
+    /// Only the base run has cues of the kind.
+    case removed
+  }
+
+  /// A kind's figures in one run.
+  public struct Figures: Hashable, Sendable {
+    /// How many cues of the kind.
+    public var count: Int
+    /// Latency percentiles and the largest latency, in order p50, p90, p99, max.
+    public var latencies: [Nanoseconds]
+
+    init(_ kind: FleetReport.Kind) {
+      count = kind.latencies.count
+      latencies = [50, 90, 99].map(kind.latencies.percentile) + [kind.latencies.maximum]
+    }
+  }
+
+  /// One cue kind's comparison.
+  public struct Row: Sendable {
+    /// The cue kind's name.
+    public var name: String
+    /// Its figures in the base run; `nil` where it has no cue.
+    public var base: Figures?
+    /// Its figures in the new run; `nil` where it has no cue.
+    public var new: Figures?
+    /// What became of it.
+    public var verdict: Verdict
+  }
+
+  /// The names of the latency columns, in ``Figures/latencies`` order.
+  public static let latencyNames = ["p50", "p90", "p99", "max"]
+
+  /// The rows, by cue kind name.
+  public let rows: [Row]
+  /// The relative change past which a figure counts as changed (0.05 for 5 %).
+  public let threshold: Double
+
+  /// `base` and `new` compared kind by kind.
+  public init(base: FleetReport, new: FleetReport, threshold: Double) {
+    self.threshold = threshold
+    rows = Set(base.kinds.keys).union(new.kinds.keys).sorted().map { name in
+      let before = base.kinds[name].map(Figures.init)
+      let after = new.kinds[name].map(Figures.init)
+      return Row(name: name, base: before, new: after, verdict: Self.verdict(before, after, threshold))
+    }
+  }
+
+  /// Whether any row regressed (or was added): the gate's failure.
+  public var regressed: Bool { rows.contains { $0.verdict == .regressed || $0.verdict == .added } }
+
+  /// The relative change from `base` to `new`; 0 when both are 0, infinite from 0 to more.
+  public static func change(_ base: Double, _ new: Double) -> Double {
+    if base == new { return 0 }
+    return base == 0 ? (new > 0 ? .infinity : -.infinity) : (new - base) / base
+  }
+
+  private static func verdict(_ base: Figures?, _ new: Figures?, _ threshold: Double) -> Verdict {
+    guard let base else { return .added }
+    guard let new else { return .removed }
+    let changes =
+      [change(Double(base.count), Double(new.count))]
+      + zip(base.latencies, new.latencies).map { change(Double($0.rawValue), Double($1.rawValue)) }
+    if changes.contains(where: { $0 > threshold }) { return .regressed }
+    if changes.contains(where: { $0 < -threshold }) { return .improved }
+    return .unchanged
+  }
+}

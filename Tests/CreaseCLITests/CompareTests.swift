@@ -1,0 +1,97 @@
+import CreaseCLI
+import Foundation
+import Testing
+
+@Suite("crease compare: two runs side by side, a gate for CI")
+struct CompareTests {
+  /// Summaries of `traces` under the defaults and under a debounce of 30 ms, in `directory`.
+  static func summaries(_ directory: String, traces: [String] = ["open-close.jsonl"]) throws -> (
+    defaults: String, fast: String
+  ) {
+    try write(#"{"hinge":{"statusDebounceMs":30,"statusMaxWaitMs":100}}"#, to: "\(directory)/fast.json")
+    let paths = traces.map(tracePath)
+    let defaults = "\(directory)/defaults.summary.json"
+    let fast = "\(directory)/fast.summary.json"
+    #expect(CreaseRun(["replay", "-o", "/dev/null", "--summary-json", defaults] + paths).status == .success)
+    #expect(
+      CreaseRun(
+        ["replay", "-c", "\(directory)/fast.json", "-o", "/dev/null", "--summary-json", fast] + paths
+      )
+      .status == .success)
+    return (defaults, fast)
+  }
+
+  @Test("identical runs: every row unchanged, exit 0")
+  func identical() throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    let (defaults, _) = try Self.summaries(directory)
+    let run = CreaseRun("compare", defaults, defaults, "-f", "json")
+    #expect(run.status == .success)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+    let rows = try #require(object["cues"] as? [[String: Any]])
+    #expect(!rows.isEmpty && rows.allSatisfy { $0["verdict"] as? String == "unchanged" })
+    #expect(object["regressed"] as? Bool == false)
+  }
+
+  @Test("a latency past the threshold regresses and exits 1; the other way it improves")
+  func regression() throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    let (defaults, fast) = try Self.summaries(directory)
+    // 30 ms to 50 ms: +66.7 % on every hinge.status latency.
+    let worse = CreaseRun("compare", fast, defaults)
+    #expect(worse.status == .failure)
+    let status = try #require(worse.output.split(separator: "\n").first { $0.hasPrefix("hinge.status ") })
+    #expect(status.contains("regressed") && status.contains("+66.7"))
+    #expect(
+      worse.output.hasSuffix("compare: REGRESSED past 5.0 %: hinge.settled, hinge.status, regions.changed\n"))
+    let better = CreaseRun("compare", defaults, fast)
+    #expect(better.status == .success)
+    #expect(better.output.contains("improved"))
+    // Past the threshold only: at 70 % the same change is unchanged.
+    #expect(CreaseRun("compare", fast, defaults, "--threshold", "70").status == .success)
+  }
+
+  @Test("runs of different traces are refused unless --any-traces; a new cue kind is a regression")
+  func differentTraces() throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    let (defaults, _) = try Self.summaries(directory)
+    let other = "\(directory)/other.summary.json"
+    #expect(
+      CreaseRun("replay", tracePath("dropped-frames.jsonl"), "-o", "/dev/null", "--summary-json", other)
+        .status
+        == .success)
+    let refused = CreaseRun("compare", defaults, other)
+    #expect(refused.status == .dataError)
+    #expect(refused.error.contains("different traces") && refused.error.contains("--any-traces"))
+    let anyway = CreaseRun("compare", defaults, other, "--any-traces")
+    #expect(anyway.status == .failure, "camera.gap only in the new run: added, a regression")
+    #expect(
+      anyway.output.split(separator: "\n").contains { $0.hasPrefix("camera.gap ") && $0.contains("added") })
+  }
+
+  @Test("csv and markdown hold the same table: a header and a row per cue kind")
+  func tables() throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    let (defaults, fast) = try Self.summaries(directory)
+    let json = CreaseRun("compare", defaults, fast, "-f", "json").output
+    let kinds = try #require(
+      (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["cues"] as? [[String: Any]]
+    )
+    let csv = CreaseRun("compare", defaults, fast, "-f", "csv").output.split(separator: "\n")
+    #expect(csv.count == kinds.count + 1)
+    #expect(csv.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 17 })
+    #expect(csv[0].hasPrefix("cue,verdict,base count,new count"))
+    let markdown = CreaseRun("compare", defaults, fast, "-f", "markdown").output.split(separator: "\n")
+    #expect(markdown.count == kinds.count + 2)
+    #expect(markdown[1].hasPrefix("| --- | --- | ---: |"))
+    let statusRow = try #require(csv.first { $0.hasPrefix("hinge.status,") })
+    #expect(
+      statusRow
+        == "hinge.status,improved,4,4,+0.0,50.000,30.000,-40.0,50.000,30.000,-40.0,50.000,30.000,-40.0,50.000,30.000,-40.0"
+    )
+  }
+}
