@@ -22,6 +22,9 @@ public struct ParsedArguments: Sendable {
   /// The option's last value (a later repetition overrides an earlier one).
   public func value(_ option: CommandDescription.Option) -> String? { values[option.key]?.last }
 
+  /// Every value given for `option`, in order (an option that may be given more than once).
+  public func allValues(_ option: CommandDescription.Option) -> [String] { values[option.key] ?? [] }
+
   /// The option's value converted by `convert`, or a usage error naming the option.
   public func value<T>(
     _ option: CommandDescription.Option, as what: String, _ convert: (String) -> T?

@@ -29,8 +29,11 @@ public enum ConfigurationFile {
     }
   }
 
-  /// Parses and validates configuration JSON.
-  public static func parse(_ bytes: [UInt8], path: String) throws -> Configuration {
+  /// Parses and validates configuration JSON, its keys set over `base` (the defaults unless
+  /// told): a sweep's settings over a base configuration.
+  public static func parse(_ bytes: [UInt8], path: String, over base: Configuration = Configuration()) throws
+    -> Configuration
+  {
     let configuration: Configuration
     do {
       configuration = try bytes.withUnsafeBytes { text in
@@ -39,7 +42,7 @@ public enum ConfigurationFile {
             guard json_object_get_type(root) == json_type_object else {
               throw TraceLineError(column: 1, message: "a configuration must be a JSON object")
             }
-            return try self.configuration(JSONObjectReader(object: root, line: text))
+            return try self.configuration(JSONObjectReader(object: root, line: text), over: base)
           } catch {
             throw JSONFile.Error(path: path, text: text, offset: error.column - 1, message: error.message)
           }
@@ -99,8 +102,10 @@ public enum ConfigurationFile {
     return Array(Set(names.map { $0.split(separator: ".")[0] }.map(String.init))).sorted()
   }
 
-  private static func configuration(_ top: JSONObjectReader) throws(TraceLineError) -> Configuration {
-    var configuration = Configuration()
+  private static func configuration(_ top: JSONObjectReader, over base: Configuration) throws(TraceLineError)
+    -> Configuration
+  {
+    var configuration = base
     try rejectUnknownKeys(top, known: keys(in: ""))
     try duration(top, "reorderWindowMs", &configuration.reorderWindow)
     try count(top, "reorderBufferLimit", &configuration.reorderBufferLimit)

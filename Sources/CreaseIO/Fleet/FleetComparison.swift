@@ -30,7 +30,8 @@ public struct FleetComparison: Sendable {
     /// Latency percentiles and the largest latency, in order p50, p90, p99, max.
     public var latencies: [Nanoseconds]
 
-    init(_ kind: FleetReport.Kind) {
+    /// The figures of `kind`.
+    public init(_ kind: FleetReport.Kind) {
       count = kind.latencies.count
       latencies = [50, 90, 99].map(kind.latencies.percentile) + [kind.latencies.maximum]
     }

@@ -62,31 +62,14 @@ enum BatchCommand: Subcommand {
       outputs.map { ("--directory", "\(directory)/\($0)") }, inputs: traces, streams: streams)
     try makeDirectory(directory)
     let progress = BatchProgress(total: traces.count, streams: streams)
-    let outcomes = Mutex([Outcome?](repeating: nil, count: traces.count))
-    let next = Mutex(0)
-    let work: @Sendable () -> Void = {
-      while true {
-        let index = next.withLock { value -> Int in
-          defer { value += 1 }
-          return value
-        }
-        guard index < traces.count else { return }
-        let outcome = replay(
+    let results = ParallelWork.map(
+      count: traces.count, jobs: jobs,
+      { index in
+        replay(
           traces[index], configuration: configuration, format: format,
           cues: "\(directory)/\(names[index].cues)", summary: "\(directory)/\(names[index].summary)")
-        outcomes.withLock { $0[index] = outcome }
-        progress.traceDone()
-      }
-    }
-    // This thread works too; a helper the system cannot start (`RLIMIT_NPROC` reached) is
-    // simply not there, and the traces it would have taken go to the others.
-    let helpers = (1..<max(1, min(jobs, traces.count))).compactMap { _ in
-      try? WorkerThread.start(named: "batch", work)
-    }
-    work()
-    for helper in helpers { pthread_join(helper, nil) }
+      }, done: { progress.traceDone() })
     progress.finish()
-    let results = outcomes.withLock { $0.map { $0! } }
     for result in results { try streams.error.write(result.diagnostics) }
     var report = FleetReport()
     for (trace, result) in zip(traces, results) {
@@ -103,24 +86,28 @@ enum BatchCommand: Subcommand {
     return results.map(\.status).max { $0.severity < $1.severity } ?? .success
   }
 
-  /// Replays one trace into its cue and summary files.
+  /// Replays one trace into its cue and summary files, or, without their paths (`sweep`), into
+  /// its report alone.
   static func replay(
-    _ path: String, configuration: Configuration, format: CueFormat, cues: String, summary: String
+    _ path: String, configuration: Configuration, format: CueFormat, cues: String? = nil,
+    summary: String? = nil
   ) -> Outcome {
     let diagnostics = MemorySink()
     do {
       let source = try FileSource(path: path)
       var replay = TraceReplay(configuration: configuration) { Pipeline(configuration: configuration) }
       replay.format = format
-      let cueFile = try ReplacedFile(path: cues)
+      let cueFile = try cues.map { try ReplacedFile(path: $0) }
       let result = try ReplayCommand.run(
-        replay, [source], to: .init(cues: cueFile.sink, diagnostics: diagnostics))
-      try cueFile.sink.flush()
-      try cueFile.commit()
+        replay, [source], to: .init(cues: cueFile?.sink ?? DiscardingSink(), diagnostics: diagnostics))
+      try cueFile?.sink.flush()
+      try cueFile?.commit()
       let bytes = result.json(for: configuration).bytes
-      let summaryFile = try ReplacedFile(path: summary)
-      try summaryFile.sink.write(bytes)
-      try summaryFile.commit()
+      if let summary {
+        let summaryFile = try ReplacedFile(path: summary)
+        try summaryFile.sink.write(bytes)
+        try summaryFile.commit()
+      }
       // Read back here, on the worker's core: the report is made from the summary files' bytes,
       // so that it is what `crease report` of them gives, and reading them one after another at
       // the end was the part of a batch a second core could not share.

@@ -59,8 +59,8 @@ enum CompareCommand: Subcommand {
     switch format {
     case .text: try target.sink.write(comparison.text)
     case .json: try target.sink.write(comparison.json.bytes)
-    case .csv: try target.sink.write(comparison.csv)
-    case .markdown: try target.sink.write(comparison.markdown)
+    case .csv: try target.sink.write(comparison.table.csv)
+    case .markdown: try target.sink.write(comparison.table.markdown)
     }
     try target.commit()
     return comparison.regressed ? .failure : .success

@@ -1,0 +1,39 @@
+import CreaseIO
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs `count` independent pieces of work on up to `jobs` threads, this one included, and
+/// returns their results in order: `batch`'s traces, `sweep`'s settings. A helper the system
+/// cannot start (`RLIMIT_NPROC` reached) is simply not there, and its share goes to the others.
+enum ParallelWork {
+  static func map<Result: Sendable>(
+    count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> Result,
+    done: @escaping @Sendable () -> Void = {}
+  ) -> [Result] {
+    let results = Mutex([Result?](repeating: nil, count: count))
+    let next = Mutex(0)
+    let work: @Sendable () -> Void = {
+      while true {
+        let index = next.withLock { value -> Int in
+          defer { value += 1 }
+          return value
+        }
+        guard index < count else { return }
+        let result = body(index)
+        results.withLock { $0[index] = result }
+        done()
+      }
+    }
+    let helpers = (1..<max(1, min(jobs, count))).compactMap { _ in
+      try? WorkerThread.start(named: "worker", work)
+    }
+    work()
+    for helper in helpers { pthread_join(helper, nil) }
+    return results.withLock { $0.map { $0! } }
+  }
+}

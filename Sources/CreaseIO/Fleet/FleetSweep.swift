@@ -1,0 +1,52 @@
+import Crease
+
+/// The reports of one set of traces under several configurations (`crease sweep`): per setting
+/// and cue kind the count and p50, p90, p99 and largest latency, the table a tuner reads the
+/// trade-off between latency and flicker from.
+public struct FleetSweep: Sendable {
+  /// Each setting's name (`key=value …`) and its report, in sweep order.
+  public let settings: [(name: String, report: FleetReport)]
+
+  /// A sweep of `settings`, in the order given.
+  public init(settings: [(name: String, report: FleetReport)]) { self.settings = settings }
+
+  /// A row per setting and cue kind; latencies in ms with three decimals.
+  public var table: TextTable {
+    let rows = settings.flatMap { setting in
+      setting.report.kinds.keys.sorted().map { name in
+        let figures = FleetComparison.Figures(setting.report.kinds[name]!)
+        return [setting.name, name, String(figures.count)]
+          + figures.latencies.map { TextTable.fixed(Double($0.rawValue) / 1e6, 3) }
+      }
+    }
+    return TextTable(
+      header: ["setting", "cue", "count"] + FleetComparison.latencyNames.map { "\($0) ms" }, rows: rows,
+      wordColumns: 2)
+  }
+
+  /// The sweep as JSON: per setting its name, and per cue kind the count and latencies in ns.
+  public var json: JSONDocument {
+    .object([
+      .init(
+        "settings",
+        .array(
+          settings.map { setting in
+            .object([
+              .init("setting", .string(setting.name)),
+              .init("traces", .count(setting.report.traces.count)),
+              .init(
+                "cues",
+                .array(
+                  setting.report.kinds.keys.sorted().map { name in
+                    let figures = FleetComparison.Figures(setting.report.kinds[name]!)
+                    return .object(
+                      [.init("cue", .string(name)), .init("count", .count(figures.count))]
+                        + zip(FleetComparison.latencyNames, figures.latencies).map {
+                          .init("\($0)Ns", .integer($1.rawValue))
+                        })
+                  })),
+            ])
+          }))
+    ])
+  }
+}

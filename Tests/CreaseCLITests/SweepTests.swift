@@ -1,0 +1,77 @@
+import CreaseCLI
+import Foundation
+import Testing
+
+@Suite("crease sweep: every combination of configuration values")
+struct SweepTests {
+  static let traces = ["open-close.jsonl", "wobble.jsonl", "dropped-frames.jsonl"].map(tracePath)
+
+  /// Per cue kind, its count and latencies as a JSON object holds them.
+  static func cues(_ object: [String: Any]) -> [String: [String: Int]] {
+    var cues: [String: [String: Int]] = [:]
+    for cue in object["cues"] as? [[String: Any]] ?? [] {
+      let name = cue["cue"] as! String
+      cues[name] = cue.filter { $0.key != "cue" && $0.key != "stage" }.compactMapValues { $0 as? Int }
+    }
+    return cues
+  }
+
+  @Test("a 2 × 3 grid equals the six replays run apart, setting by setting")
+  func gridEqualsSeparateRuns() throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    let sweep = CreaseRun(
+      ["sweep", "-f", "json", "--set", "hinge.statusDebounceMs=30,50", "--set", "hinge.settleMs=200,300,400"]
+        + Self.traces)
+    #expect(sweep.status == .success, "\(sweep.error)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(sweep.output.utf8)) as? [String: Any])
+    let settings = try #require(object["settings"] as? [[String: Any]])
+    #expect(
+      settings.map { $0["setting"] as! String } == [
+        "hinge.statusDebounceMs=30 hinge.settleMs=200", "hinge.statusDebounceMs=30 hinge.settleMs=300",
+        "hinge.statusDebounceMs=30 hinge.settleMs=400", "hinge.statusDebounceMs=50 hinge.settleMs=200",
+        "hinge.statusDebounceMs=50 hinge.settleMs=300", "hinge.statusDebounceMs=50 hinge.settleMs=400",
+      ])
+    for (index, setting) in settings.enumerated() {
+      let (debounce, settle) = ([30, 50][index / 3], [200, 300, 400][index % 3])
+      let configuration = "\(directory)/\(index).json"
+      try write(#"{"hinge":{"statusDebounceMs":\#(debounce),"settleMs":\#(settle)}}"#, to: configuration)
+      let out = "\(directory)/run\(index)"
+      #expect(CreaseRun(["batch", "-c", configuration, "-d", out] + Self.traces).status == .success)
+      let report = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/report.json")))
+          as? [String: Any])
+      let separate = Self.cues(report)
+      let swept = Self.cues(setting)
+      #expect(Set(separate.keys) == Set(swept.keys))
+      for (name, figures) in swept {
+        let expected = try #require(separate[name])
+        #expect(figures["count"] == expected["count"], "\(name) at \(setting["setting"]!)")
+        for key in ["p50Ns", "p90Ns", "p99Ns", "maxNs"] {
+          #expect(figures[key] == expected[key], "\(name) \(key) at \(setting["setting"]!)")
+        }
+      }
+    }
+  }
+
+  @Test("the same inputs give the same bytes, whatever the threads")
+  func deterministic() {
+    let arguments = ["sweep", "--set", "camera.gapFactor=1.5,2"] + Self.traces
+    let one = CreaseRun(arguments + ["-j", "1"]).output
+    #expect(!one.isEmpty && CreaseRun(arguments + ["-j", "4"]).output == one)
+    #expect(CreaseRun(arguments + ["-f", "csv"]).output.hasPrefix("setting,cue,count,p50 ms"))
+  }
+
+  @Test(
+    "a key a sweep cannot set, or a value that is no number, is a usage error; a bad value a configuration error"
+  )
+  func refusals() {
+    let unknown = CreaseRun("sweep", "--set", "hinge.statusDebounce=30", Self.traces[0])
+    #expect(unknown.status == .usage && unknown.error.contains("Did you mean 'hinge.statusDebounceMs'?"))
+    #expect(CreaseRun("sweep", "--set", "hinge.settleMs=fast", Self.traces[0]).status == .usage)
+    #expect(CreaseRun("sweep", Self.traces[0]).status == .usage, "nothing to sweep")
+    let negative = CreaseRun("sweep", "--set", "hinge.settleMs=-5", Self.traces[0])
+    #expect(negative.status == .configuration && negative.error.contains("settle"))
+  }
+}
