@@ -36,7 +36,7 @@ struct ShellIntegrationTests {
 
   @Test("bash offers subcommands, options, enum values, scenario names and files")
   func bashCompletion() throws {
-    #expect(try bashOffers(["crease", "s"]) == ["scenarios", "stats", "synth"])
+    #expect(try bashOffers(["crease", "s"]) == ["scenarios", "stats", "sweep", "synth"])
     #expect(try bashOffers(["crease", "replay", "-f", ""]) == ["chrome", "jsonl", "text"])
     #expect(try bashOffers(["crease", "replay", "--sum"]) == ["--summary", "--summary-json"])
     #expect(try bashOffers(["crease", "synth", "f"]) == ["flip-around", "fold-while-recording"])
