@@ -20,6 +20,34 @@ enum TextOrJSON: String, CaseIterable {
   }
 }
 
+/// The renderings of a table a command writes (`compare`, `sweep`): for people, for scripts,
+/// for spreadsheets, for a pull request; and where it goes.
+enum TableFormat: String, CaseIterable {
+  case text, json, csv, markdown
+
+  static let option = CommandDescription.Option(
+    ["-f", "--format"], value: "format", completion: .values(allCases.map(\.rawValue)),
+    help: "text (default), json, csv or markdown.")
+  static let outputOption = CommandDescription.Option(
+    ["-o", "--output"], value: "file", help: "Write to a file ('-' for standard output, the default).")
+
+  /// Writes the rendering `arguments` ask for: `text` for people (the table and whatever it
+  /// says after it), `table` as CSV or Markdown, or `json`.
+  static func write(
+    _ arguments: ParsedArguments, streams: StandardStreams, text: String, table: TextTable, json: JSONDocument
+  ) throws {
+    let format = try arguments.choice(option, of: TableFormat.self) ?? .text
+    let target = try OutputTarget(arguments.value(outputOption) ?? "-", streams: streams)
+    switch format {
+    case .text: try target.sink.write(text)
+    case .json: try target.sink.write(json.bytes)
+    case .csv: try target.sink.write(table.csv)
+    case .markdown: try target.sink.write(table.markdown)
+    }
+    try target.commit()
+  }
+}
+
 /// Helpers the trace-reading subcommands share.
 enum TraceInputs {
   static let configOption = CommandDescription.Option(

@@ -2,20 +2,9 @@ import CreaseIO
 
 /// `crease compare`: two runs side by side, a gate for CI.
 enum CompareCommand: Subcommand {
-  /// The comparison's renderings.
-  enum Format: String, CaseIterable {
-    case text, json, csv, markdown
-  }
-
   static let thresholdOption = CommandDescription.Option(
     ["--threshold"], value: "percent",
     help: "The change past which a count or latency counts as changed (default 5).")
-  static let formatOption = CommandDescription.Option(
-    ["-f", "--format"], value: "format", completion: .values(Format.allCases.map(\.rawValue)),
-    help: "text (default), json, csv or markdown.")
-  static let outputOption = CommandDescription.Option(
-    ["-o", "--output"], value: "file",
-    help: "Write the comparison to a file ('-' for standard output, the default).")
   static let anyTracesOption = CommandDescription.Option(
     ["--any-traces"], help: "Compare runs of different traces (refused otherwise).")
 
@@ -34,15 +23,14 @@ enum CompareCommand: Subcommand {
       .init("base", help: "The baseline: a summary or report file."),
       .init("new", help: "The run to judge: a summary or report file."),
     ],
-    options: [thresholdOption, formatOption, outputOption, anyTracesOption])
+    options: [thresholdOption, TableFormat.option, TableFormat.outputOption, anyTracesOption])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let threshold =
       try arguments.value(thresholdOption, as: "a percentage from 0") { text in
         Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 / 100 : nil }
       } ?? 0.05
-    let format = try arguments.choice(formatOption, of: Format.self) ?? .text
-    let path = arguments.value(outputOption) ?? "-"
+    let path = arguments.value(TableFormat.outputOption) ?? "-"
     try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals, streams: streams)
     let reports = try TraceInputs.open(arguments.positionals, streams: streams).map(FleetReport.read)
     let (base, new) = (reports[0], reports[1])
@@ -55,14 +43,8 @@ enum CompareCommand: Subcommand {
       return .dataError
     }
     let comparison = FleetComparison(base: base, new: new, threshold: threshold)
-    let target = try OutputTarget(path, streams: streams)
-    switch format {
-    case .text: try target.sink.write(comparison.text)
-    case .json: try target.sink.write(comparison.json.bytes)
-    case .csv: try target.sink.write(comparison.table.csv)
-    case .markdown: try target.sink.write(comparison.table.markdown)
-    }
-    try target.commit()
+    try TableFormat.write(
+      arguments, streams: streams, text: comparison.text, table: comparison.table, json: comparison.json)
     return comparison.regressed ? .failure : .success
   }
 }

@@ -3,22 +3,10 @@ import CreaseIO
 
 /// `crease sweep`: the traces under every combination of configuration values, side by side.
 enum SweepCommand: Subcommand {
-  /// The sweep's renderings.
-  enum Format: String, CaseIterable {
-    case text, json, csv, markdown
-  }
-
   static let setOption = CommandDescription.Option(
     ["--set"], value: "key=values",
     help:
       "A configuration key by its dotted path and the values to try, e.g. hinge.statusDebounceMs=30,50,80.")
-  static let formatOption = CommandDescription.Option(
-    ["-f", "--format"], value: "format", completion: .values(Format.allCases.map(\.rawValue)),
-    help: "text (default), json, csv or markdown.")
-  static let outputOption = CommandDescription.Option(
-    ["-o", "--output"], value: "file",
-    help: "Write the table to a file ('-' for standard output, the default).")
-
   static let description = CommandDescription(
     name: "sweep",
     abstract: "Replay traces under every combination of configuration values, side by side.",
@@ -31,7 +19,10 @@ enum SweepCommand: Subcommand {
       same inputs give the same bytes.
       """,
     arguments: [TraceInputs.traceArgument],
-    options: [TraceInputs.configOption, setOption, BatchCommand.jobsOption, formatOption, outputOption])
+    options: [
+      TraceInputs.configOption, setOption, BatchCommand.jobsOption, TableFormat.option,
+      TableFormat.outputOption,
+    ])
 
   /// One `--set`: a key and the values to try, as written.
   struct Axis {
@@ -50,8 +41,7 @@ enum SweepCommand: Subcommand {
       )
     }
     let traces = arguments.positionals
-    let format = try arguments.choice(formatOption, of: Format.self) ?? .text
-    let path = arguments.value(outputOption) ?? "-"
+    let path = arguments.value(TableFormat.outputOption) ?? "-"
     try OutputPaths.refuseOverlaps([("--output", path)], inputs: traces, streams: streams)
     let jobs =
       try arguments.value(BatchCommand.jobsOption, as: "a whole number from 1") {
@@ -70,14 +60,8 @@ enum SweepCommand: Subcommand {
     }
     for outcome in outcomes.prefix(traces.count) { try streams.error.write(outcome.diagnostics) }
     let sweep = FleetSweep(settings: zip(settings, reports).map { ($0.name, $1) })
-    let target = try OutputTarget(path, streams: streams)
-    switch format {
-    case .text: try target.sink.write(sweep.table.text)
-    case .json: try target.sink.write(sweep.json.bytes)
-    case .csv: try target.sink.write(sweep.table.csv)
-    case .markdown: try target.sink.write(sweep.table.markdown)
-    }
-    try target.commit()
+    try TableFormat.write(
+      arguments, streams: streams, text: sweep.table.text, table: sweep.table, json: sweep.json)
     return outcomes.map(\.status).max { $0.severity < $1.severity } ?? .success
   }
 
