@@ -35,15 +35,21 @@ let package = Package(
     ),
     // Recording traces in an app: the trace line writer. No Foundation, no json-c, no I/O.
     .target(name: "CreaseRecording", dependencies: ["Crease"]),
-    // For apps' tests: a clock that moves only when the test moves it. Pure Swift, no I/O.
-    .target(name: "CreaseTesting"),
+    // A value behind a pthread lock, which ThreadSanitizer sees (Synchronization's Mutex it
+    // does not); no product of its own.
+    .target(name: "CreaseLocking"),
+    // For apps' tests: a clock that moves only when the test moves it. No I/O.
+    .target(name: "CreaseTesting", dependencies: ["CreaseLocking"]),
     // Trace reading (json-c), configuration files, cue writers.
     .target(
-      name: "CreaseIO", dependencies: ["Crease", "CreaseRecording", "CJSONC"], linkerSettings: linksMath),
+      name: "CreaseIO", dependencies: ["Crease", "CreaseRecording", "CreaseLocking", "CJSONC"],
+      linkerSettings: linksMath),
     // Synthetic traces: seeded models of hands, hinges and cameras. Pure Swift, no I/O.
     .target(name: "CreaseSynth", dependencies: ["Crease"]),
     // The command line as a library, so tests run it without spawning a process.
-    .target(name: "CreaseCLI", dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth"]),
+    .target(
+      name: "CreaseCLI",
+      dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth", "CreaseLocking"]),
     .executableTarget(name: "crease", dependencies: ["CreaseCLI"]),
     .target(name: "CJSONCLoop", dependencies: ["CJSONC"], path: "Benchmarks/CJSONCLoop"),
     .executableTarget(
@@ -51,7 +57,8 @@ let package = Package(
       dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth", "CJSONCLoop"],
       path: "Benchmarks/crease-bench"
     ),
-    .testTarget(name: "CreaseTests", dependencies: ["Crease", "CreaseSynth", "CreaseTesting"]),
+    .testTarget(
+      name: "CreaseTests", dependencies: ["Crease", "CreaseSynth", "CreaseTesting", "CreaseLocking"]),
     .testTarget(
       name: "CreaseIOTests", dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth"]),
     .testTarget(name: "CreaseSynthTests", dependencies: ["Crease", "CreaseSynth"]),

@@ -1,4 +1,4 @@
-import Synchronization
+import CreaseLocking
 
 /// A clock that moves only when a test moves it, for testing code that waits on a clock, such
 /// as the cues of an asynchronous sequence with idle advance (`cues(idleAdvance:clock:)`).
@@ -12,7 +12,6 @@ import Synchronization
 /// var cues = events.cues(idleAdvance: .milliseconds(10), clock: clock).makeAsyncIterator()
 /// clock.advance(by: .milliseconds(200))   // the debounce cue comes without another event
 /// ```
-@available(iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public final class TestClock: Clock, Sendable {
   /// A point on a test clock: the time since the clock was made.
   public struct Instant: InstantProtocol {
@@ -40,7 +39,7 @@ public final class TestClock: Clock, Sendable {
     var nextID = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// A clock at offset zero.
   public init() {}

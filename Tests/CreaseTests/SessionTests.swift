@@ -1,6 +1,6 @@
 import Crease
 import CreaseTesting
-import Synchronization
+import CreaseLocking
 import Testing
 
 @Suite("In-process API")
@@ -115,7 +115,7 @@ struct SessionTests {
 
   /// Refusals a skipping policy reported, from whatever isolation it was called in.
   final class Reported: Sendable {
-    private let state = Mutex<[RefusedEvent]>([])
+    private let state = Locked<[RefusedEvent]>([])
     var refusals: [RefusedEvent] { state.withLock { $0 } }
     func add(_ refusal: RefusedEvent) { state.withLock { $0.append(refusal) } }
   }

@@ -1,12 +1,12 @@
 import CreaseTesting
-import Synchronization
+import CreaseLocking
 import Testing
 
 @Suite("The test clock apps get")
 struct TestClockTests {
   /// The sleepers in the order they woke.
   final class WakeLog: Sendable {
-    private let state = Mutex<[Int]>([])
+    private let state = Locked<[Int]>([])
     var order: [Int] { state.withLock { $0 } }
     func add(_ sleeper: Int) { state.withLock { $0.append(sleeper) } }
   }

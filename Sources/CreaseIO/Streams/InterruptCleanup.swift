@@ -1,3 +1,4 @@
+import CreaseLocking
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ import Synchronization
 /// old one). Any number of files may be registered.
 enum InterruptCleanup {
   /// The paths registered, as C strings owned by this type; changed under the mutex.
-  private static let registered = Mutex<[UnsafeMutablePointer<CChar>]>([])
+  private static let registered = Locked<[UnsafeMutablePointer<CChar>]>([])
   /// What the handler walks: the registered paths as a NULL-terminated array. Shared across
   /// threads by its atomic operations only (the type comment has the proof).
   nonisolated(unsafe) private static let published = Atomic<
@@ -31,7 +32,7 @@ enum InterruptCleanup {
   /// Handlers running now.
   private static let readers = Atomic<Int>(0)
   /// Whether the handlers are installed.
-  private static let installed = Mutex(false)
+  private static let installed = Locked(false)
 
   /// The signals whose default action ends the process, and which a run may meet.
   static let signals: [Int32] = [

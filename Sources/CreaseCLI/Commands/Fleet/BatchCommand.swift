@@ -1,6 +1,6 @@
 import Crease
 import CreaseIO
-import Synchronization
+import CreaseLocking
 
 #if canImport(Glibc)
   import Glibc
@@ -186,7 +186,7 @@ final class BatchProgress: Sendable {
   private let total: Int
   /// Standard error on a terminal, or `nil`; written only while `done` is locked.
   nonisolated(unsafe) private let sink: FileSink?
-  private let done = Mutex(0)
+  private let done = Locked(0)
 
   init(total: Int, streams: StandardStreams) {
     self.total = total

@@ -1,5 +1,5 @@
 import CreaseIO
-import Synchronization
+import CreaseLocking
 
 #if canImport(Glibc)
   import Glibc
@@ -15,8 +15,8 @@ enum ParallelWork {
     count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> Result,
     done: @escaping @Sendable () -> Void = {}
   ) -> [Result] {
-    let results = Mutex([Result?](repeating: nil, count: count))
-    let next = Mutex(0)
+    let results = Locked([Result?](repeating: nil, count: count))
+    let next = Locked(0)
     let work: @Sendable () -> Void = {
       while true {
         let index = next.withLock { value -> Int in
