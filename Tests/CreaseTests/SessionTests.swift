@@ -1,6 +1,6 @@
 import Crease
-import CreaseTesting
 import CreaseLocking
+import CreaseTesting
 import Testing
 
 @Suite("In-process API")

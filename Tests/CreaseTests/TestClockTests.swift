@@ -1,5 +1,5 @@
-import CreaseTesting
 import CreaseLocking
+import CreaseTesting
 import Testing
 
 @Suite("The test clock apps get")
