@@ -13,6 +13,7 @@ final class ReaderFeed: EventFeed {
   private let held = UnsafeMutablePointer<TraceItem>.allocate(capacity: 1)
   private var isHolding = false
 
+  /// A feed of `reader`; its line is the reader's own, kept whatever `keepingLines` says.
   init(reading reader: any RecordReader, keepingLines: Bool) { self.reader = reader }
 
   deinit {
