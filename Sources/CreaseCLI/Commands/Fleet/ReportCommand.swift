@@ -2,10 +2,6 @@ import CreaseIO
 
 /// `crease report`: the fleet report, merged from replay summaries (or from other reports).
 enum ReportCommand: Subcommand {
-  static let formatOption = TextOrJSON.option(json: "Schemas/report.schema.json")
-  static let outputOption = CommandDescription.Option(
-    ["-o", "--output"], value: "file",
-    help: "Write the report to a file ('-' for standard output, the default).")
 
   static let description = CommandDescription(
     name: "report",
@@ -15,22 +11,21 @@ enum ReportCommand: Subcommand {
       and merges them exactly: per cue kind the count and p50, p90, p99 and largest latency over
       all traces (from the summaries' histograms), every bound violation with its trace, gaps
       by cause, stalls, stale frames, the slowest traces, and a row per trace. Merging is
-      associative: a report of reports equals the report of all their summaries.
+      associative: a report of reports equals the report of all their summaries. '-f json' is
+      Schemas/report.schema.json; '-f csv' and '-f markdown' hold the per-kind table.
       """,
     arguments: [
       .init("summary", help: "Summary or report files ('-' reads standard input).", isRepeating: true)
     ],
-    options: [formatOption, outputOption])
+    options: [TableFormat.option, TableFormat.outputOption])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
-    let format = try arguments.choice(formatOption, of: TextOrJSON.self) ?? .text
-    let path = arguments.value(outputOption) ?? "-"
+    let path = arguments.value(TableFormat.outputOption) ?? "-"
     try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals, streams: streams)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
     let report = FleetReport.merging(try sources.map(FleetReport.read))
-    let target = try OutputTarget(path, streams: streams)
-    try target.sink.write(rendering(report, as: format))
-    try target.commit()
+    try TableFormat.write(
+      arguments, streams: streams, text: report.text, table: report.table, json: report.json)
     return .success
   }
 
