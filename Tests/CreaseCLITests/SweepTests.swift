@@ -55,6 +55,21 @@ struct SweepTests {
     }
   }
 
+  @Test("diagnostics are written once per trace, and again, named, where a setting changes them")
+  func diagnosticsOnce() {
+    let run = CreaseRun("sweep", "--set", "reorderWindowMs=0,50,60", tracePath("disorder.jsonl"))
+    #expect(run.status == .success)
+    // Each window makes a different number of lines late: each says so, the later ones named.
+    let late = run.error.split(separator: "\n").filter { $0.contains("late line(s)") }
+    #expect(late.count == 3, "\(run.error)")
+    #expect(run.error.contains("crease: under reorderWindowMs=50:\n"))
+    #expect(run.error.contains("crease: under reorderWindowMs=60:\n"))
+    // A setting that changes nothing about the input repeats nothing.
+    let same = CreaseRun("sweep", "--set", "hinge.settleMs=200,300", tracePath("bad-lines.jsonl"))
+    #expect(!same.error.contains("crease: under"))
+    #expect(same.error.components(separatedBy: "unknown status 'clsed'").count == 2, "once: \(same.error)")
+  }
+
   @Test("the same inputs give the same bytes, whatever the threads")
   func deterministic() {
     let arguments = ["sweep", "--set", "camera.gapFactor=1.5,2"] + Self.traces

@@ -58,10 +58,18 @@ enum SweepCommand: Subcommand {
         report.merge(pair.1.report ?? FleetReport(failed: pair.0, error: pair.1.failure ?? "failed"))
       }
     }
-    for outcome in outcomes.prefix(traces.count) { try streams.error.write(outcome.diagnostics) }
+    // A bad line reads the same under every setting: each trace's diagnostics are written once,
+    // and again only where a setting changed them (a swept reorder window makes lines late).
+    for (index, outcome) in outcomes.enumerated()
+    where index < traces.count || outcome.diagnostics != outcomes[index % traces.count].diagnostics {
+      if index >= traces.count {
+        try streams.error.write("crease: under \(settings[index / traces.count].name):\n")
+      }
+      try streams.error.write(outcome.diagnostics)
+    }
     let sweep = FleetSweep(settings: zip(settings, reports).map { ($0.name, $1) })
-    try TableFormat.write(
-      arguments, streams: streams, text: sweep.table.text, table: sweep.table, json: sweep.json)
+    let rendered = sweep.table
+    try TableFormat.write(arguments, streams: streams, text: rendered.text, table: rendered, json: sweep.json)
     return outcomes.map(\.status).max { $0.severity < $1.severity } ?? .success
   }
 
