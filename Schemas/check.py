@@ -85,10 +85,30 @@ def main():
             target = folder / (path.stem + ".summary.json")
             subprocess.run([crease, "replay", str(path), "-o", "/dev/null", "--summary-json", str(target)],
                            stderr=subprocess.DEVNULL, check=False)
-            check.accepts(summary, json.loads(target.read_text()), f"summary of {path.name}")
-        merged = subprocess.run([crease, "report", "-f", "json", *map(str, sorted(folder.glob("*.json")))],
+            document = json.loads(target.read_text())
+            check.accepts(summary, document, f"summary of {path.name}")
+            check.accepts(configuration, document["configuration"]["file"], f"configuration in {path.name}'s summary")
+        summaries = sorted(folder.glob("*.json"))
+        merged = subprocess.run([crease, "report", "-f", "json", *map(str, summaries)],
                                 capture_output=True, text=True, check=True)
         check.accepts(report, json.loads(merged.stdout), "report of the bundled traces")
+        timed = subprocess.run([crease, "replay", str(TRACES / "open-close.jsonl"), "-o", "/dev/null", "--timing",
+                                "--summary-json", "-"], capture_output=True, text=True, check=True)
+        check.accepts(summary, json.loads(timed.stdout), "summary with --timing")
+        # A second configuration: report --mixed keeps the two apart, each a report.
+        other = folder / "other"
+        other.mkdir()
+        config = folder / "debounce.json"
+        config.write_text('{"hinge": {"statusDebounceMs": 30}}')
+        subprocess.run([crease, "replay", str(inputs[0]), "-c", str(config), "-o", "/dev/null",
+                        "--summary-json", str(other / "a.json")], stderr=subprocess.DEVNULL, check=False)
+        mixed = subprocess.run([crease, "report", "--mixed", "-f", "json", str(summaries[0]), str(other / "a.json")],
+                               capture_output=True, text=True, check=True)
+        parts = json.loads(mixed.stdout)["reports"]
+        for index, part in enumerate(parts):
+            check.accepts(report, part, f"report {index} of report --mixed")
+        if len(parts) != 2:
+            check.failures.append(f"report --mixed of two configurations gave {len(parts)} reports")
 
     check.rejects(trace_line, {"t": -1, "kind": "mark", "label": "x"}, "negative t")
     check.rejects(trace_line, {"t": 0, "kind": "hinge", "angle": 10, "status": "clsed"}, "unknown status")
@@ -98,8 +118,8 @@ def main():
     check.rejects(cue, {"t": 1, "since": 0, "cue": "mark", "label": "x", "extra": 1}, "extra field")
     check.rejects(configuration, {"hinge": {"settleMS": 10}}, "misspelt key")
     check.rejects(configuration, {"camera": {"gapFactor": 1}}, "gapFactor not above 1")
-    check.rejects(summary, {"version": 1}, "summary missing its sections")
-    check.rejects(report, {"version": 1, "traceCount": 3}, "report missing its sections")
+    check.rejects(summary, {"version": 2}, "summary missing its sections")
+    check.rejects(report, {"version": 2, "traceCount": 3}, "report missing its sections")
 
     for failure in check.failures:
         print(f"schema check: {failure}", file=sys.stderr)

@@ -3,8 +3,8 @@ import CreaseIO
 
 /// The `crease` command line, as a function of its arguments and streams.
 public enum CreaseCommand {
-  /// The version `--version` prints.
-  public static let version = "2.0.0"
+  /// The version `--version` prints, the one every summary records.
+  public static let version = Provenance.creaseVersion
 
   static let subcommands: [any Subcommand.Type] = [
     ReplayCommand.self, SynthCommand.self, ScenariosCommand.self, CheckCommand.self, StatsCommand.self,

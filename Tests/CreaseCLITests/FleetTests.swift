@@ -83,7 +83,36 @@ struct FleetTests {
     let text = try #require(contents(of: "\(directory)/report.txt"))
     #expect(text.hasPrefix("Fleet report: 12 trace(s), 0 failed\n"))
     #expect(text.contains("  bounds: every cue within its bound\n"))
-    #expect(text.contains("slowest traces"))
+    #expect(text.contains("closest to their bound"))
+  }
+
+  @Test("traces are ranked by how close their cues came to the bound, not by timers that wait out theirs")
+  func closestToBound() throws {
+    let directory = temporaryDirectory()
+    // The status flickers between two new values every 30 ms: the debounce never holds, and
+    // statusMaxWaitMs commits it 150 ms after the first change, at its bound.
+    var lines = [#"{"t":0,"kind":"hinge","angle":0.5,"status":"closed"}"#]
+    for index in 0..<8 {
+      let status = index % 2 == 0 ? "partiallyOpen" : "fullyOpen"
+      lines.append(
+        #"{"t":\#((100 + 30 * index) * 1_000_000),"kind":"hinge","angle":0.5,"status":"\#(status)"}"#)
+    }
+    lines.append(#"{"t":1000000000,"kind":"end"}"#)
+    try write(lines.joined(separator: "\n") + "\n", to: "\(directory)/flicker.jsonl")
+    let (run, output) = batch([tracePath("every-kind.jsonl"), "\(directory)/flicker.jsonl"])
+    #expect(run.status == .success, "\(run.error)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(output)/report.json")))
+        as? [String: Any])
+    let ranking = try #require(report["closestToBound"] as? [[String: Any]])
+    #expect(
+      ranking.map { $0["trace"] as? String } == ["\(directory)/flicker.jsonl", tracePath("every-kind.jsonl")])
+    #expect(ranking[0]["cue"] as? String == "hinge.status")
+    #expect(ranking[0]["maxNs"] as? Int == 150_000_000 && ranking[0]["boundNs"] as? Int == 150_000_000)
+    // every-kind's masks and settles wait out their full bound by design: they are not ranked.
+    #expect(ranking[1]["cue"] as? String == "hinge.status")
+    let text = try #require(contents(of: "\(output)/report.txt"))
+    #expect(text.contains("hinge.status  150.000   150.000   100.0 %"))
   }
 
   @Test("a missing trace is reported and counted, never stops the others, and sets the exit status")

@@ -65,7 +65,7 @@ struct SummaryJSONTests {
     let run = CreaseRun(
       "replay", "-o", "\(directory)/cues.jsonl", "--summary-json", "-", tracePath("open-close.jsonl"))
     #expect(run.status == .success)
-    #expect(run.output.hasPrefix("{\n  \"version\": 1,\n"))
+    #expect(run.output.hasPrefix("{\n  \"version\": 2,\n"))
     let clash = CreaseRun("replay", "--summary-json", "-", tracePath("open-close.jsonl"))
     #expect(clash.status == .usage)
     #expect(clash.error.contains("'--summary-json -' needs the cues elsewhere"))

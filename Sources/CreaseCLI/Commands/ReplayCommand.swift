@@ -13,6 +13,9 @@ enum ReplayCommand: Subcommand {
   static let summaryJSONOption = CommandDescription.Option(
     ["--summary-json"], value: "file",
     help: "Write the summary, with latency histograms, as JSON (Schemas/summary.schema.json).")
+  static let timingOption = CommandDescription.Option(
+    ["--timing"],
+    help: "Add wall and CPU time, events per second and peak memory to the summary (varies by run).")
   static let strictOption = CommandDescription.Option(
     ["--strict"], help: "Stop at the first bad or late line (exit 65).")
   static let rejectsOption = CommandDescription.Option(
@@ -41,9 +44,9 @@ enum ReplayCommand: Subcommand {
       """,
     arguments: [TraceInputs.traceArgument],
     options: [
-      TraceInputs.configOption, formatOption, outputOption, summaryOption, summaryJSONOption, strictOption,
-      rejectsOption,
-      lateOption, TraceInputs.speedOption, loopOption, idleAdvanceOption, latencyBudgetOption, threadsOption,
+      TraceInputs.configOption, formatOption, outputOption, summaryOption, summaryJSONOption, timingOption,
+      strictOption, rejectsOption, lateOption, TraceInputs.speedOption, loopOption, idleAdvanceOption,
+      latencyBudgetOption, threadsOption,
     ])
 
   /// The command line, read and checked whole before any file is touched.
@@ -52,6 +55,8 @@ enum ReplayCommand: Subcommand {
     var configuration: Configuration
     var format: CueFormat
     var summary: Bool
+    /// Whether the summary records how long the replay took (`--timing`).
+    var timing: Bool
     var strict: Bool
     var speed: Double?
     var loops: Int
@@ -71,6 +76,7 @@ enum ReplayCommand: Subcommand {
       configuration = try TraceInputs.configuration(arguments)
       format = try arguments.choice(formatOption, of: CueFormat.self) ?? .jsonl
       summary = arguments.flag(summaryOption)
+      timing = arguments.flag(timingOption)
       strict = arguments.flag(strictOption)
       speed = try TraceInputs.speed(arguments)
       // `--loop 0` runs until stopped: as many passes as an Int counts, trace time saturating.
@@ -95,6 +101,9 @@ enum ReplayCommand: Subcommand {
           (option: option.key, path: $0)
         }
       }
+      if timing && !summary && arguments.value(summaryJSONOption) == nil {
+        throw UsageError("'--timing' adds to a summary: add '--summary' or '--summary-json FILE'.")
+      }
       if arguments.value(summaryJSONOption) == "-" && (arguments.value(outputOption) ?? "-") == "-" {
         throw UsageError("'--summary-json -' needs the cues elsewhere: add '-o FILE'.")
       }
@@ -114,6 +123,9 @@ enum ReplayCommand: Subcommand {
     /// A paced run, or one reading a live standard input, has readers that follow its outputs
     /// live; standard input redirected from a file is a file like any other.
     var isLive: Bool { speed != nil || (traces.contains("-") && standardInputIsLive) }
+
+    /// Whether a summary is written, which names each trace by size and digest.
+    var wantsSummary: Bool { summary || outputs.contains { $0.option == summaryJSONOption.key } }
   }
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
@@ -127,7 +139,11 @@ enum ReplayCommand: Subcommand {
     replay.loops = options.loops
     replay.maximumThreads = options.threads
     // Every argument is valid by now: only then are inputs opened and outputs created.
-    let sources = try TraceInputs.open(options.traces, streams: streams)
+    // Digested only for a summary: half an instruction a byte a plain replay need not pay.
+    let (sources, digests) =
+      options.wantsSummary
+      ? try TraceInputs.openDigesting(options.traces, streams: streams)
+      : (try TraceInputs.open(options.traces, streams: streams), [])
     let files = try options.outputs.filter { $0.path != "-" }.map {
       ($0.option, try ReplacedFile(path: $0.path, inPlace: options.isLive))
     }
@@ -140,8 +156,10 @@ enum ReplayCommand: Subcommand {
       cues: output, diagnostics: streams.error, rejects: sink(rejectsOption), late: sink(lateOption))
     replay.progress = progressReporter(for: sources, paced: options.speed != nil, streams: streams)
     let paths = options.traces
-    let summary = try run(
-      replay, sources, reopen: { index in try FileSource(path: paths[index]) }, to: outputs)
+    let start = options.timing ? ReplayTiming.Start() : nil
+    var summary = try run(
+      replay, sources, digests: digests, reopen: { index in try FileSource(path: paths[index]) }, to: outputs)
+    summary.timing = start?.finish(events: summary.total.processed)
     if let summaryJSON = sink(summaryJSONOption) {
       try summaryJSON.write(summary.json(for: configuration).bytes)
       try summaryJSON.flush()
@@ -153,14 +171,16 @@ enum ReplayCommand: Subcommand {
   }
 
   /// Runs `replay` and returns its summary, with the frames the pipeline counted as delivered
-  /// under a stale mirroring decision (`replay` and `batch` both report them).
+  /// under a stale mirroring decision and each source's size and digest (`replay` and `batch`
+  /// both report them).
   static func run(
-    _ replay: TraceReplay<Pipeline>, _ sources: [ByteSource], reopen: ((Int) throws -> ByteSource)? = nil,
-    to outputs: TraceReplay<Pipeline>.Outputs
+    _ replay: TraceReplay<Pipeline>, _ sources: [ByteSource], digests: [DigestingSource],
+    reopen: ((Int) throws -> ByteSource)? = nil, to outputs: TraceReplay<Pipeline>.Outputs
   ) throws -> ReplaySummary {
     var (summary, pipeline) = try replay.run(sources, reopen: reopen, to: outputs)
     summary.staleFrames = pipeline.staleFrames
     summary.untrackedStreamEvents = pipeline.untrackedStreamEvents
+    for (index, digest) in digests.enumerated() { summary.sources[index].content = try digest.content() }
     return summary
   }
 
@@ -200,7 +220,7 @@ enum ReplayCommand: Subcommand {
     -> ProgressReporter?
   {
     guard (streams.error as? FileSink)?.isTerminal == true else { return nil }
-    let sizes = sources.map { ($0 as? FileSource)?.regularFileSize }
+    let sizes = sources.map(\.regularFileSize)
     let total = sizes.allSatisfy { $0 != nil } ? sizes.reduce(0) { $0 + $1! } : nil
     if paced { return ProgressReporter(sink: streams.error, total: total, measure: .traceTime) }
     return total.map { ProgressReporter(sink: streams.error, total: $0) }

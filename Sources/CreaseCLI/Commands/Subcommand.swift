@@ -80,12 +80,24 @@ enum TraceInputs {
 
   /// Opens every trace before any is read, so a missing file fails before output starts.
   static func open(_ paths: [String], streams: StandardStreams) throws -> [ByteSource] {
+    try openDigesting(paths, streams: streams).sources
+  }
+
+  /// Opens every trace as ``open(_:streams:)`` does, each digested as it is read, for a
+  /// summary to name it by size and content.
+  static func openDigesting(_ paths: [String], streams: StandardStreams) throws
+    -> (sources: [ByteSource], digests: [DigestingSource])
+  {
     guard paths.filter({ $0 == "-" }).count <= 1 else {
       throw UsageError("Standard input ('-') can be read only once.")
     }
-    // Standard input has no extension to tell its format: its first bytes do.
-    return try paths.map { path -> ByteSource in
-      path == "-" ? try SniffedSource(streams.input) : try FileSource(path: path)
+    let digests = try paths.map { path in
+      DigestingSource(path == "-" ? streams.input : try FileSource(path: path))
     }
+    // Standard input has no extension to tell its format: its first bytes do.
+    let sources = try zip(paths, digests).map { path, digest -> ByteSource in
+      path == "-" ? try SniffedSource(digest) : digest
+    }
+    return (sources, digests)
   }
 }

@@ -31,7 +31,8 @@ extension FleetComparison {
   public var text: String {
     let regressions = rows.filter { $0.verdict == .regressed || $0.verdict == .added }.map(\.name)
     let percent = TextTable.fixed(threshold * 100, 1)
-    return table.text
+    return "base: \(Provenance.describe(provenance.base))\nnew:  \(Provenance.describe(provenance.new))\n"
+      + table.text
       + (regressions.isEmpty
         ? "compare: no cue kind regressed past \(percent) %\n"
         : "compare: REGRESSED past \(percent) %: \(regressions.joined(separator: ", "))\n")
@@ -47,7 +48,10 @@ extension FleetComparison {
             + zip(Self.latencyNames, figures.latencies).map { .init("\($0)Ns", .integer($1.rawValue)) })
       }
     }
+    func made(_ provenance: Provenance?) -> JSONDocument { .optional(provenance) { .object($0.members) } }
     return .object([
+      .init(
+        "provenance", .object([.init("base", made(provenance.base)), .init("new", made(provenance.new))])),
       .init("threshold", .decimal(threshold)),
       .init("regressed", .bool(regressed)),
       .init(

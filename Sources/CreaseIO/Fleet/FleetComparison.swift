@@ -56,15 +56,34 @@ public struct FleetComparison: Sendable {
   public let rows: [Row]
   /// The relative change past which a figure counts as changed (0.05 for 5 %).
   public let threshold: Double
+  /// What made each run: the crease version and configuration of the base and of the new run.
+  public let provenance: (base: Provenance?, new: Provenance?)
 
   /// `base` and `new` compared kind by kind.
   public init(base: FleetReport, new: FleetReport, threshold: Double) {
     self.threshold = threshold
+    provenance = (base.provenance, new.provenance)
     rows = Set(base.kinds.keys).union(new.kinds.keys).sorted().map { name in
       let before = base.kinds[name].map(Figures.init)
       let after = new.kinds[name].map(Figures.init)
       return Row(name: name, base: before, new: after, verdict: Self.verdict(before, after, threshold))
     }
+  }
+
+  /// The names of the traces only one of the runs replayed, sorted. Traces are matched by
+  /// content digest where both rows have one (a renamed copy is the same trace, an edited file
+  /// is not), by name otherwise.
+  public static func unmatchedTraces(_ base: FleetReport, _ new: FleetReport) -> [String] {
+    func identities(_ report: FleetReport) -> [String: [String]] {
+      Dictionary(grouping: report.traces, by: { $0.content?.digest ?? "name " + $0.name }).mapValues {
+        $0.map(\.name)
+      }
+    }
+    let (before, after) = (identities(base), identities(new))
+    var unmatched: [String] = []
+    for (identity, names) in before where after[identity]?.count != names.count { unmatched += names }
+    for (identity, names) in after where before[identity]?.count != names.count { unmatched += names }
+    return Array(Set(unmatched)).sorted()
   }
 
   /// Whether any row regressed (or was added): the gate's failure.

@@ -6,35 +6,36 @@ extension FleetReport {
   /// merge it again, histograms included.
   public var json: JSONDocument {
     let totals = lines
-    return .object([
-      .init("version", .count(Self.version)),
-      .init("traceCount", .count(traces.count)),
-      .init("failed", .count(failed)),
-      .init("total", Self.json(totals)),
-      .init("cues", .array(kinds.keys.sorted().map { Self.json(kinds[$0]!) })),
-      .init(
-        "violations",
-        .array(
-          violations.map { violation in
-            .object([
-              .init("trace", .string(violation.trace)), .init("cue", .string(violation.cue)),
-              .init("count", .count(violation.count)),
-            ])
-          })),
-      .init("gaps", Self.json(gaps: gaps)),
-      .init("stalls", .count(stalls)),
-      .init("staleFrames", .count(staleFrames)),
-      .init(
-        "slowest",
-        .array(
-          slowest.map { trace in
-            .object([
-              .init("trace", .string(trace.name)), .init("cue", .string(trace.slowest!.cue)),
-              .init("maxNs", .integer(trace.slowest!.latency.rawValue)),
-            ])
-          })),
-      .init("traces", .array(traces.map(\.json))),
-    ])
+    return .object(
+      [.init("version", .count(Self.version))]
+        + (provenance?.members ?? [.init("crease", .null), .init("configuration", .null)]) + [
+          .init("traceCount", .count(traces.count)),
+          .init("failed", .count(failed)),
+          .init("total", Self.json(totals)),
+          .init("cues", .array(kinds.keys.sorted().map { Self.json(kinds[$0]!) })),
+          .init(
+            "violations",
+            .array(
+              violations.map { violation in
+                .object([
+                  .init("trace", .string(violation.trace)), .init("cue", .string(violation.cue)),
+                  .init("count", .count(violation.count)),
+                ])
+              })),
+          .init("gaps", Self.json(gaps: gaps)),
+          .init("stalls", .count(stalls)),
+          .init("staleFrames", .count(staleFrames)),
+          .init(
+            "closestToBound",
+            .array(closestToBound.map { .object([.init("trace", .string($0.name))] + $0.closest!.members) })),
+          .init("traces", .array(traces.map(\.json))),
+        ])
+  }
+
+  /// Reports of different provenance, kept apart (`crease report --mixed`): the layout's
+  /// version and each report as ``json`` writes it.
+  public static func json(mixed reports: [FleetReport]) -> JSONDocument {
+    .object([.init("version", .count(version)), .init("reports", .array(reports.map(\.json)))])
   }
 
   private static func json(_ lines: Lines) -> JSONDocument {
@@ -63,9 +64,12 @@ extension FleetReport {
   /// The report for people, as `report.txt` holds it.
   public var text: String {
     let totals = lines
-    var text =
-      "Fleet report: \(traces.count) trace(s), \(failed) failed\n"
-      + "  lines: \(totals.lines) read = \(totals.processed) processed + \(totals.rejected) rejected"
+    var text = "Fleet report: \(traces.count) trace(s), \(failed) failed\n"
+    if let provenance {
+      text += "  made by \(Provenance.describe(provenance))\n"
+    }
+    text +=
+      "  lines: \(totals.lines) read = \(totals.processed) processed + \(totals.rejected) rejected"
       + " + \(totals.late) late + \(totals.blank) blank\n"
     text += cueTable
     text +=
@@ -76,13 +80,20 @@ extension FleetReport {
     text +=
       "  gaps: " + zip(GapCause.allCases, gaps).map { "\($1) \($0.rawValue)" }.joined(separator: ", ")
       + "; stalls: \(stalls); stale frames: \(staleFrames)\n"
-    let slowest = self.slowest
-    if !slowest.isEmpty {
-      text += "  slowest traces (largest cue latency, camera.gap excluded):\n"
+    let closest = closestToBound
+    if !closest.isEmpty {
+      let stages = Self.rankedStages.map(\.name).joined(separator: ", ")
+      text += "  closest to their bound (largest latency as a share of its bound; \(stages)):\n"
       text += Self.table(
-        header: ["trace", "cue", "ms"],
-        rows: slowest.map { [$0.name, $0.slowest!.cue, Self.milliseconds($0.slowest!.latency)] },
-        rightAligned: [2])
+        header: ["trace", "cue", "max ms", "bound ms", "of bound"],
+        rows: closest.map { trace in
+          let closest = trace.closest!
+          return [
+            trace.name, closest.cue, Self.milliseconds(closest.latency), Self.milliseconds(closest.bound),
+            TextTable.fixed(closest.share * 100, 1) + " %",
+          ]
+        },
+        rightAligned: [2, 3, 4])
     }
     text += "  traces:\n"
     text += Self.table(
@@ -144,6 +155,8 @@ extension FleetReport.Trace {
   var json: JSONDocument {
     .object([
       .init("name", .string(name)),
+      .init("bytes", .optional(content) { .count($0.bytes) }),
+      .init("digest", .optional(content) { .string($0.digest) }),
       .init("error", .optional(error, JSONDocument.string)),
       .init("lines", .count(lines.lines)),
       .init("processed", .count(lines.processed)),
@@ -155,12 +168,18 @@ extension FleetReport.Trace {
       .init("gaps", .object(zip(GapCause.allCases, gaps).map { .init($0.rawValue, .count($1)) })),
       .init("stalls", .count(stalls)),
       .init("staleFrames", .count(staleFrames)),
-      .init(
-        "slowest",
-        .optional(slowest) { slowest in
-          .object([.init("cue", .string(slowest.cue)), .init("maxNs", .integer(slowest.latency.rawValue))])
-        }),
+      .init("closest", .optional(closest) { .object($0.members) }),
     ])
+  }
+}
+
+extension FleetReport.Closest {
+  /// The cue, its largest latency and its bound, in a report's rows and ranking.
+  var members: [JSONDocument.Member] {
+    [
+      .init("cue", .string(cue)), .init("maxNs", .integer(latency.rawValue)),
+      .init("boundNs", .integer(bound.rawValue)),
+    ]
   }
 }
 

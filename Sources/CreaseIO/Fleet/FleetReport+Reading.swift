@@ -30,7 +30,10 @@ extension FleetReport {
           index += 1
         }
         file.arrays.insert(key)
-      case "total", "end", "gaps", "staleFrames":
+      case "reports":
+        throw reader.error(
+          "a report of several configurations ('crease report --mixed'): give the summaries of one instead")
+      case "total", "end", "gaps", "staleFrames", "bounds", "crease", "configuration":
         file.members[key] = DocumentReader(try reader.document(), file: file.path, path: key)
       default:
         try reader.skipValue()
@@ -57,6 +60,8 @@ extension FleetReport {
     /// A summary's source names, joined by ` + ` as they come.
     var sourceNames = ""
     var sourceCount = 0
+    /// A summary's sources' sizes, added up, and digests, joined by ` + `; `nil` when any has none.
+    var sourceContent: TraceContent? = TraceContent(bytes: 0, digest: "")
     var traces: [Trace] = []
     /// Each cue kind, the last entry of its name kept, as a report holds them.
     var kinds: [String: Kind] = [:]
@@ -77,6 +82,13 @@ extension FleetReport {
       case "sources":
         let name = try element.string("name")
         sourceNames += sourceCount == 0 ? name : " + " + name
+        if let content = try FleetReport.content(element), let sum = sourceContent {
+          sourceContent = TraceContent(
+            bytes: sum.bytes.addingSaturated(content.bytes),
+            digest: sourceCount == 0 ? content.digest : sum.digest + " + " + content.digest)
+        } else {
+          sourceContent = nil
+        }
         sourceCount += 1
       case "traces": traces.append(try FleetReport.trace(row: element))
       case "violations":
@@ -113,11 +125,27 @@ extension FleetReport {
       summaryTrace.overBound = summaryTrace.overBound.addingSaturated(kind.overBound)
       if kind.overBound > 0 { summaryViolations.append((kind.name, kind.overBound)) }
       if kind.name == "camera.stall" { summaryTrace.stalls = kind.latencies.count }
-      if kind.name != "camera.gap",
-        kind.latencies.maximum > (summaryTrace.slowest?.latency ?? Nanoseconds(-1))
-      {
-        summaryTrace.slowest = (kind.name, kind.latencies.maximum)
+    }
+
+    /// The crease version and configuration the file records, its digest checked.
+    func provenance() throws -> Provenance {
+      guard let crease = members["crease"], let configuration = members["configuration"] else {
+        throw error("missing 'crease' or 'configuration': written by a crease before 2.0; replay it again")
       }
+      // Read back as a configuration and written again: a tool that rewrote the file (50.0 as
+      // 50, other spacing) changed nothing the digest covers.
+      let file = try configuration.member("file")
+      let settings: Configuration
+      do {
+        settings = try ConfigurationFile.parse(file.document.bytes, path: "configuration.file")
+      } catch {
+        throw self.error("'configuration.file' is not a configuration: \(error)")
+      }
+      let provenance = Provenance(version: try crease.string("version"), configuration: settings)
+      guard try configuration.string("digest") == provenance.digest else {
+        throw error("'configuration.digest' does not match 'configuration.file': the file was edited")
+      }
+      return provenance
     }
 
     /// The report, once the whole file was read.
@@ -130,7 +158,9 @@ extension FleetReport {
         guard arrays.contains("cues") else { throw error("missing 'cues'") }
         guard arrays.contains("violations") else { throw error("missing 'violations'") }
         if let entryWithoutTraces { throw error("missing '\(entryWithoutTraces).traces'") }
-        return FleetReport(traces: traces, kinds: kinds, violations: violations)
+        // A report of failed traces alone was made under no configuration.
+        let provenance = members["crease"]?.isNull == true ? nil : try provenance()
+        return FleetReport(provenance: provenance, traces: traces, kinds: kinds, violations: violations)
       }
       guard version == ReplaySummary.jsonVersion else {
         throw error("unsupported summary version \(version); this build reads \(ReplaySummary.jsonVersion)")
@@ -148,6 +178,8 @@ extension FleetReport {
       }
       var trace = summaryTrace
       trace.name = sourceNames
+      trace.content = sourceContent
+      trace.closest = try closest(bounds: try member("bounds"))
       trace.lines = try FleetReport.lines(try member("total"))
       trace.end = try member("end").string("rule")
       let gaps = try member("gaps")
@@ -155,13 +187,28 @@ extension FleetReport {
       let stale = try member("staleFrames")
       trace.staleFrames = stale.isNull ? 0 : try stale.integer()
       let violations = summaryViolations.map { Violation(trace: trace.name, cue: $0.cue, count: $0.count) }
-      return FleetReport(traces: [trace], kinds: kinds, violations: violations)
+      return FleetReport(provenance: try provenance(), traces: [trace], kinds: kinds, violations: violations)
+    }
+
+    /// The summary's cue kind that came closest to its bound, among the ranked stages, whose
+    /// bounds are fixed durations.
+    private func closest(bounds: DocumentReader) throws -> Closest? {
+      var fixed: [String: Nanoseconds] = [:]
+      for bound in try bounds.elements() where try bound.string("limit") == "fixed" {
+        fixed[try bound.string("stage")] = Nanoseconds(Int64(try bound.integer("ns")))
+      }
+      let ranked = FleetReport.rankedStages.map(\.name)
+      return kinds.values.sorted { $0.name < $1.name }.compactMap { kind -> Closest? in
+        guard ranked.contains(kind.stage), let bound = fixed[kind.stage], bound > .zero else { return nil }
+        return Closest(cue: kind.name, latency: kind.latencies.maximum, bound: bound)
+      }.max { $0.share < $1.share }
     }
   }
 
   /// A report's row for one trace.
   fileprivate static func trace(row: DocumentReader) throws -> Trace {
     var trace = Trace(name: try row.string("name"))
+    trace.content = try content(row)
     let error = try row.member("error")
     trace.error = error.isNull ? nil : try error.string()
     trace.lines = try Self.lines(row)
@@ -171,11 +218,21 @@ extension FleetReport {
     trace.gaps = try GapCause.allCases.map { try gaps.integer($0.rawValue) }
     trace.stalls = try row.integer("stalls")
     trace.staleFrames = try row.integer("staleFrames")
-    let slowest = try row.member("slowest")
-    if !slowest.isNull {
-      trace.slowest = (try slowest.string("cue"), Nanoseconds(Int64(try slowest.integer("maxNs"))))
+    let closest = try row.member("closest")
+    if !closest.isNull {
+      trace.closest = Closest(
+        cue: try closest.string("cue"), latency: Nanoseconds(Int64(try closest.integer("maxNs"))),
+        bound: Nanoseconds(Int64(try closest.integer("boundNs", atLeast: 1))))
     }
     return trace
+  }
+
+  /// A source's or row's size and digest, both given or both `null`.
+  fileprivate static func content(_ element: DocumentReader) throws -> TraceContent? {
+    let bytes = try element.member("bytes")
+    let digest = try element.member("digest")
+    guard !bytes.isNull || !digest.isNull else { return nil }
+    return TraceContent(bytes: try bytes.integer(), digest: try digest.string())
   }
 
   fileprivate static func lines(_ counts: DocumentReader) throws -> Lines {

@@ -9,14 +9,41 @@ import Crease
 /// reduced in any grouping, on one machine or many.
 public struct FleetReport: Hashable, Sendable {
   /// The version of the report file's layout (`Schemas/report.schema.json`).
-  public static let version = 1
-  /// How many traces the report lists as the slowest.
-  public static let slowestCount = 10
+  public static let version = 2
+  /// How many traces the report lists as the closest to their bound.
+  public static let closestCount = 10
+  /// The stages whose latency depends on the input, so that how close a trace's cues came to
+  /// their bound says something about the trace. The others say nothing: settle, stall and
+  /// mask cues wait on a timer of their bound's length, instant cues on nothing, and a gap's
+  /// latency is the gap's own length.
+  public static let rankedStages: [LatencyStage] = [.statusDebounce, .progress, .accessory]
+
+  /// Summaries or reports made by different crease versions or under different
+  /// configurations, which one report does not merge (`crease report --mixed` keeps them apart).
+  public struct MixedProvenance: Error, Hashable, Sendable {
+    /// The two that differ.
+    public var first: Provenance, second: Provenance
+  }
+
+  /// The cue kind of a trace that came closest to its latency bound.
+  public struct Closest: Hashable, Sendable {
+    /// The cue kind's name.
+    public var cue: String
+    /// Its largest latency in the trace.
+    public var latency: Nanoseconds
+    /// The bound that applies to it.
+    public var bound: Nanoseconds
+
+    /// The latency as a share of the bound (1 at the bound).
+    public var share: Double { Double(latency.rawValue) / Double(bound.rawValue) }
+  }
 
   /// One trace's replay, or its failure.
   public struct Trace: Hashable, Sendable {
     /// The trace's path (several joined by ` + ` for a merged replay).
     public var name: String
+    /// The trace's size and digest, when its summary recorded them.
+    public var content: TraceContent?
     /// The trace's line counts.
     public var lines = Lines()
     /// How the replay ended: `endEvent`, `endOfStream` or `strict` (empty for a failure).
@@ -29,9 +56,8 @@ public struct FleetReport: Hashable, Sendable {
     public var stalls = 0
     /// Frames delivered under a mirroring decision later revised.
     public var staleFrames = 0
-    /// The kind with the largest latency and that latency (`camera.gap` excluded: a gap's
-    /// latency is its own length, not a delay of Crease's).
-    public var slowest: (cue: String, latency: Nanoseconds)?
+    /// The cue kind that came closest to its bound, among ``FleetReport/rankedStages``.
+    public var closest: Closest?
     /// Why the trace has no summary (it failed to open or to replay), or `nil`.
     public var error: String?
 
@@ -98,6 +124,9 @@ public struct FleetReport: Hashable, Sendable {
     }
   }
 
+  /// The crease version and configuration the report was made under; `nil` while it holds no
+  /// summary (it is empty, or every trace failed).
+  public private(set) var provenance: Provenance?
   /// Every trace, in canonical order (by name, then by content).
   public private(set) var traces: [Trace] = []
   /// Per cue kind, by name.
@@ -113,49 +142,75 @@ public struct FleetReport: Hashable, Sendable {
     traces = [Trace(name: name, error: error)]
   }
 
-  init(traces: [Trace], kinds: [String: Kind], violations: [Violation]) {
+  init(provenance: Provenance?, traces: [Trace], kinds: [String: Kind], violations: [Violation]) {
+    self.provenance = provenance
     self.traces = Self.canonical(traces)
     self.kinds = kinds
     self.violations = violations.sorted()
   }
 
-  /// Adds everything `other` holds.
+  /// Adds everything `other` holds; refused when the two were made under different
+  /// provenance.
   /// - Complexity: O((*t* + *v*) log(*t* + *v*) + *k* × *b*) in traces, violations, kinds and
   ///   histogram buckets.
-  public mutating func merge(_ other: FleetReport) {
-    traces = Self.canonical(traces + other.traces)
-    violations = (violations + other.violations).sorted()
-    for (name, kind) in other.kinds {
-      guard var mine = kinds[name] else {
-        kinds[name] = kind
-        continue
-      }
-      mine.latencies.merge(kind.latencies)
-      mine.overBound = mine.overBound.addingSaturated(kind.overBound)
-      mine.traces = mine.traces.addingSaturated(kind.traces)
-      kinds[name] = mine
-    }
+  public mutating func merge(_ other: FleetReport) throws(MixedProvenance) {
+    self = try Self.merging([self, other])
   }
 
-  /// The report of all `reports`.
+  /// The report of all `reports`; refused when they were made under different provenance.
   /// - Complexity: O((*t* + *v*) log(*t* + *v*) + *r* × *k* × *b*): rows and violations are put
   ///   in order once, not once a report.
-  public static func merging(_ reports: some Sequence<FleetReport>) -> FleetReport {
+  public static func merging(_ reports: some Sequence<FleetReport>) throws(MixedProvenance) -> FleetReport {
+    let reports = Array(reports)
+    let recorded = reports.compactMap(\.provenance)
+    if let first = recorded.first, let other = recorded.first(where: { $0 != first }) {
+      throw MixedProvenance(first: first, second: other)
+    }
+    return merged(reports, provenance: recorded.first)
+  }
+
+  /// The reports of `reports`, one per provenance, in the order each first occurs: what
+  /// `crease report --mixed` keeps apart. Reports of failed traces alone, which have none,
+  /// join the first.
+  public static func mergingByProvenance(_ reports: [FleetReport]) -> [FleetReport] {
+    var groups: [(provenance: Provenance?, reports: [FleetReport])] = []
+    for report in reports where report.provenance != nil {
+      if let index = groups.firstIndex(where: { $0.provenance == report.provenance }) {
+        groups[index].reports.append(report)
+      } else {
+        groups.append((report.provenance, [report]))
+      }
+    }
+    let unattributed = reports.filter { $0.provenance == nil }
+    if groups.isEmpty { groups = [(nil, [])] }
+    groups[0].reports += unattributed
+    return groups.map { merged($0.reports, provenance: $0.provenance) }
+  }
+
+  /// The report of `reports`, all made under `provenance` or under none.
+  private static func merged(_ reports: [FleetReport], provenance: Provenance?) -> FleetReport {
     var merged = FleetReport()
+    merged.provenance = provenance
     var traces: [Trace] = []
     var violations: [Violation] = []
     for report in reports {
       traces += report.traces
       violations += report.violations
-      merged.merge(FleetReport(kindsOf: report))
+      for (name, kind) in report.kinds {
+        guard var mine = merged.kinds[name] else {
+          merged.kinds[name] = kind
+          continue
+        }
+        mine.latencies.merge(kind.latencies)
+        mine.overBound = mine.overBound.addingSaturated(kind.overBound)
+        mine.traces = mine.traces.addingSaturated(kind.traces)
+        merged.kinds[name] = mine
+      }
     }
     merged.traces = canonical(traces)
     merged.violations = violations.sorted()
     return merged
   }
-
-  /// A report with `report`'s cue kinds alone.
-  private init(kindsOf report: FleetReport) { kinds = report.kinds }
 
   /// Rows by name; equal names by their JSON bytes, so the order never depends on which report
   /// a row came from.
@@ -182,13 +237,13 @@ public struct FleetReport: Hashable, Sendable {
   /// Stale frames over every trace, saturating.
   public var staleFrames: Int { traces.reduce(0) { $0.addingSaturated($1.staleFrames) } }
 
-  /// The traces with the largest cue latencies, largest first (ties by name).
-  public var slowest: [Trace] {
+  /// The traces whose cues came closest to their bound, closest first (ties by name).
+  public var closestToBound: [Trace] {
     Array(
-      traces.filter { $0.slowest != nil }.sorted { lhs, rhs in
-        lhs.slowest!.latency != rhs.slowest!.latency
-          ? lhs.slowest!.latency > rhs.slowest!.latency : lhs.name < rhs.name
-      }.prefix(Self.slowestCount))
+      traces.filter { $0.closest != nil }.sorted { lhs, rhs in
+        lhs.closest!.share != rhs.closest!.share
+          ? lhs.closest!.share > rhs.closest!.share : lhs.name < rhs.name
+      }.prefix(Self.closestCount))
   }
 }
 

@@ -1,14 +1,20 @@
 import Crease
 
-/// The reports of one set of traces under several configurations (`crease sweep`): per setting
-/// and cue kind the count and p50, p90, p99 and largest latency, the table a tuner reads the
-/// trade-off between latency and flicker from.
+/// Reports of traces under several configurations side by side: `crease sweep` (per setting)
+/// and `crease report --mixed` (per configuration). Per setting and cue kind the count and
+/// p50, p90, p99 and largest latency, the table a tuner reads the trade-off between latency
+/// and flicker from.
 public struct FleetSweep: Sendable {
   /// Each setting's name (`key=value …`) and its report, in sweep order.
   public let settings: [(name: String, report: FleetReport)]
+  /// What a setting is called in the table's first column: `setting` or `configuration`.
+  public let label: String
 
-  /// A sweep of `settings`, in the order given.
-  public init(settings: [(name: String, report: FleetReport)]) { self.settings = settings }
+  /// A sweep of `settings`, in the order given, each called a `label`.
+  public init(settings: [(name: String, report: FleetReport)], label: String) {
+    self.settings = settings
+    self.label = label
+  }
 
   /// A row per setting and cue kind; latencies in ms with three decimals.
   public var table: TextTable {
@@ -20,19 +26,22 @@ public struct FleetSweep: Sendable {
       }
     }
     return TextTable(
-      header: ["setting", "cue", "count"] + FleetComparison.latencyNames.map { "\($0) ms" }, rows: rows,
+      header: [label, "cue", "count"] + FleetComparison.latencyNames.map { "\($0) ms" }, rows: rows,
       wordColumns: 2)
   }
 
-  /// The sweep as JSON: per setting its name, and per cue kind the count and latencies in ns.
+  /// The sweep as JSON: per setting its name, its configuration and per cue kind the count
+  /// and latencies in ns.
   public var json: JSONDocument {
     .object([
+      .init("crease", .object([.init("version", .string(Provenance.creaseVersion))])),
       .init(
         "settings",
         .array(
           settings.map { setting in
             .object([
               .init("setting", .string(setting.name)),
+              .init("configuration", .optional(setting.report.provenance, \.configurationJSON)),
               .init("traces", .count(setting.report.traces.count)),
               .init(
                 "cues",
@@ -46,7 +55,7 @@ public struct FleetSweep: Sendable {
                         })
                   })),
             ])
-          }))
+          })),
     ])
   }
 }

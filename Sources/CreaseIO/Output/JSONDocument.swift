@@ -14,6 +14,10 @@ public indirect enum JSONDocument: Hashable, Sendable {
   case integer(Int64)
   /// A number written with at most 3 decimals, like every decimal in Crease's output.
   case decimal(Double)
+  /// A number written in the shortest form that reads back as the same `Double`: a setting
+  /// as a configuration file holds it, or a number read from a file, so it is written back
+  /// unchanged.
+  case exact(Double)
   /// A string, escaped as JSON requires.
   case string(String)
   /// `true` or `false`.
@@ -61,6 +65,7 @@ public indirect enum JSONDocument: Hashable, Sendable {
     switch self {
     case .integer(let value): NumberFormatting.appendInteger(value, to: &output)
     case .decimal(let value): NumberFormatting.appendDecimal(value, to: &output)
+    case .exact(let value): output.append(contentsOf: value.description.utf8)
     case .string(let value): JSONString.append(value, to: &output)
     case .bool(let value): output.append(value ? "true" : "false")
     case .null: output.append("null")

@@ -18,6 +18,8 @@ public struct ReplaySummary: Hashable, Sendable {
     public var late = 0
     /// Empty or whitespace-only lines, skipped as the format allows.
     public var blank = 0
+    /// The source's size and content digest, when they were taken (``DigestingSource``).
+    public var content: TraceContent?
 
     /// Whether every line landed in exactly one bucket.
     public var isBalanced: Bool { lines == processed + rejected + late + blank }
@@ -85,6 +87,8 @@ public struct ReplaySummary: Hashable, Sendable {
   public var untrackedStreamEvents: Int?
   /// How late paced cues went out against their schedule (`--speed`).
   public var pacing: Pacer.Accuracy?
+  /// How long the replay took on this machine, when measured (`--timing`).
+  public var timing: ReplayTiming?
   /// `camera.gap` cues by cause (gaps are rare: a dictionary costs nothing per event).
   public private(set) var gapsByCause: [GapCause: Int] = [:]
 
@@ -130,11 +134,13 @@ public struct ReplaySummary: Hashable, Sendable {
   /// The summary as `replay --summary` prints it, with each stage's latency bound under
   /// `configuration`.
   public func rendered(for configuration: Configuration) -> String {
-    var text = "Summary\n  lines:\n"
+    let provenance = Provenance(configuration: configuration)
+    var text = "Summary\n  made by \(Provenance.describe(provenance))\n  lines:\n"
     for source in sources + (sources.count > 1 ? [total] : []) {
       text +=
         "    \(source.name): \(source.lines) read = \(source.processed) processed + \(source.rejected) rejected"
-        + " + \(source.late) late + \(source.blank) blank\n"
+        + " + \(source.late) late + \(source.blank) blank"
+        + (source.content.map { " (\($0.bytes) bytes, \($0.digest))" } ?? "") + "\n"
     }
     if stoppedEarly {
       text += "  end: stopped at the first bad or late line (--strict)\n"
@@ -158,6 +164,7 @@ public struct ReplaySummary: Hashable, Sendable {
         "  pacing: \(pacing.lines) line(s) late by p50 \(Self.milliseconds(pacing.p50)) ms, "
         + "p99 \(Self.milliseconds(pacing.p99)) ms, max \(Self.milliseconds(pacing.maximum)) ms\n"
     }
+    if let timing { text += timing.text }
     if let staleFrames {
       text += "  camera: \(staleFrames) frame(s) delivered under a stale mirroring decision\n"
     }

@@ -27,6 +27,9 @@ public protocol ByteSource: AnyObject {
   var fileIdentity: FileIdentity? { get }
   /// Whether the bytes come from a terminal.
   var isTerminal: Bool { get }
+  /// The size of the regular file the bytes come from (a share of it read is progress);
+  /// `nil` for pipes, terminals and memory.
+  var regularFileSize: Int? { get }
 }
 
 extension ByteSource {
@@ -42,6 +45,9 @@ extension ByteSource {
   /// Whether a person types the bytes (a terminal): a command reads standard input for an
   /// omitted trace only when not.
   public var isTerminal: Bool { false }
+
+  /// A source is no regular file unless it says otherwise.
+  public var regularFileSize: Int? { nil }
 }
 
 /// A source over a file descriptor.

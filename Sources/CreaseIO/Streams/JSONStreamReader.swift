@@ -211,7 +211,7 @@ final class JSONStreamReader {
     guard let decimal = Double(spelled), decimal.isFinite else {
       throw error("invalid JSON: number out of range")
     }
-    return .decimal(decimal)
+    return .exact(decimal)
   }
 
   private func string() throws -> String {

@@ -71,10 +71,7 @@ enum BatchCommand: Subcommand {
       }, done: { progress.traceDone() })
     progress.finish()
     for result in results { try streams.error.write(result.diagnostics) }
-    var report = FleetReport()
-    for (trace, result) in zip(traces, results) {
-      report.merge(result.report ?? FleetReport(failed: trace, error: result.failure ?? "failed"))
-    }
+    let report = try fleetReport(of: traces, results)
     for (name, format) in [("report.json", TextOrJSON.json), ("report.txt", .text)] {
       let file = try ReplacedFile(path: "\(directory)/\(name)")
       try file.sink.write(ReportCommand.rendering(report, as: format))
@@ -86,6 +83,15 @@ enum BatchCommand: Subcommand {
     return results.map(\.status).max { $0.severity < $1.severity } ?? .success
   }
 
+  /// The report of the `outcomes` of replaying `traces`, a failed trace's row where a replay
+  /// failed. The summaries were all made by this run, under one configuration.
+  static func fleetReport(of traces: [String], _ outcomes: some Collection<Outcome>) throws -> FleetReport {
+    try FleetReport.merging(
+      zip(traces, outcomes).map { trace, outcome in
+        outcome.report ?? FleetReport(failed: trace, error: outcome.failure ?? "failed")
+      })
+  }
+
   /// Replays one trace into its cue and summary files, or, without their paths (`sweep`), into
   /// its report alone.
   static func replay(
@@ -94,12 +100,13 @@ enum BatchCommand: Subcommand {
   ) -> Outcome {
     let diagnostics = MemorySink()
     do {
-      let source = try FileSource(path: path)
+      let source = DigestingSource(try FileSource(path: path))
       var replay = TraceReplay(configuration: configuration) { Pipeline(configuration: configuration) }
       replay.format = format
       let cueFile = try cues.map { try ReplacedFile(path: $0) }
       let result = try ReplayCommand.run(
-        replay, [source], to: .init(cues: cueFile?.sink ?? DiscardingSink(), diagnostics: diagnostics))
+        replay, [source], digests: [source],
+        to: .init(cues: cueFile?.sink ?? DiscardingSink(), diagnostics: diagnostics))
       try cueFile?.sink.flush()
       try cueFile?.commit()
       let bytes = result.json(for: configuration).bytes

@@ -16,8 +16,10 @@ enum CompareCommand: Subcommand {
       and NEW. Per cue kind it shows the count and the p50, p90, p99 and largest latency of each
       and their change, and judges the kind regressed (a count or a latency grew past the
       threshold), improved (one shrank past it, none grew) or unchanged; a kind only NEW has is
-      added, and counts as a regression. Refuses runs of different traces unless '--any-traces'.
-      Exits 1 when anything regressed, 0 otherwise.
+      added, and counts as a regression. Traces are told apart by content (their digests), so a
+      renamed trace is the same trace and an edited one is not; runs of different traces are
+      refused unless '--any-traces'. Each side's crease version and configuration are shown:
+      comparing two of them is the point. Exits 1 when anything regressed, 0 otherwise.
       """,
     arguments: [
       .init("base", help: "The baseline: a summary or report file."),
@@ -34,10 +36,9 @@ enum CompareCommand: Subcommand {
     try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals, streams: streams)
     let reports = try TraceInputs.open(arguments.positionals, streams: streams).map(FleetReport.read)
     let (base, new) = (reports[0], reports[1])
-    let baseTraces = base.traces.map(\.name).sorted()
-    let newTraces = new.traces.map(\.name).sorted()
-    if baseTraces != newTraces && !arguments.flag(anyTracesOption) {
-      let only = (Set(baseTraces).symmetricDifference(newTraces)).sorted().prefix(5).joined(separator: ", ")
+    let unmatched = FleetComparison.unmatchedTraces(base, new)
+    if !unmatched.isEmpty && !arguments.flag(anyTracesOption) {
+      let only = unmatched.prefix(5).joined(separator: ", ")
       try streams.error.write(
         "crease: the two runs replayed different traces (\(only)); '--any-traces' compares them anyway\n")
       return .dataError

@@ -2,6 +2,8 @@ import CreaseIO
 
 /// `crease report`: the fleet report, merged from replay summaries (or from other reports).
 enum ReportCommand: Subcommand {
+  static let mixedOption = CommandDescription.Option(
+    ["--mixed"], help: "Take files of different configurations or versions, a report for each.")
 
   static let description = CommandDescription(
     name: "report",
@@ -10,23 +12,53 @@ enum ReportCommand: Subcommand {
       Reads the files 'replay --summary-json' writes, or reports this command or 'batch' wrote,
       and merges them exactly: per cue kind the count and p50, p90, p99 and largest latency over
       all traces (from the summaries' histograms), every bound violation with its trace, gaps
-      by cause, stalls, stale frames, the slowest traces, and a row per trace. Merging is
-      associative: a report of reports equals the report of all their summaries. '-f json' is
-      Schemas/report.schema.json; '-f csv' and '-f markdown' hold the per-kind table.
+      by cause, stalls, stale frames, the traces closest to their bound, and a row per trace.
+      Merging is associative: a report of reports equals the report of all their summaries.
+      Files made by different crease versions or under different configurations are refused
+      (exit 65), since their latencies measure different things; '--mixed' keeps them apart, a
+      report per configuration. '-f json' is Schemas/report.schema.json; '-f csv' and
+      '-f markdown' hold the per-kind table.
       """,
     arguments: [
       .init("summary", help: "Summary or report files ('-' reads standard input).", isRepeating: true)
     ],
-    options: [TableFormat.option, TableFormat.outputOption])
+    options: [TableFormat.option, TableFormat.outputOption, mixedOption])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let path = arguments.value(TableFormat.outputOption) ?? "-"
-    try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals, streams: streams)
-    let sources = try TraceInputs.open(arguments.positionals, streams: streams)
-    let report = FleetReport.merging(try sources.map(FleetReport.read))
+    let files = arguments.positionals
+    try OutputPaths.refuseOverlaps([("--output", path)], inputs: files, streams: streams)
+    let reports = try TraceInputs.open(files, streams: streams).map(FleetReport.read)
+    guard arguments.flag(mixedOption) else {
+      let report = try merging(reports, files: files)
+      try TableFormat.write(
+        arguments, streams: streams, text: report.text, table: report.table, json: report.json)
+      return .success
+    }
+    let mixed = FleetReport.mergingByProvenance(reports)
+    let sweep = FleetSweep(
+      settings: mixed.map { (name: Provenance.describe($0.provenance), report: $0) }, label: "configuration")
     try TableFormat.write(
-      arguments, streams: streams, text: report.text, table: report.table, json: report.json)
+      arguments, streams: streams,
+      text: mixed.map { "\(Provenance.describe($0.provenance)):\n" + $0.text }.joined(separator: "\n"),
+      table: sweep.table, json: FleetReport.json(mixed: mixed))
     return .success
+  }
+
+  /// The report of `reports`, read from `files`; a mix of provenance is refused, naming a file
+  /// of each.
+  static func merging(_ reports: [FleetReport], files: [String]) throws -> FleetReport {
+    do {
+      return try FleetReport.merging(reports)
+    } catch {
+      let first = files[reports.firstIndex { $0.provenance == error.first }!]
+      let second = files[reports.firstIndex { $0.provenance == error.second }!]
+      throw JSONFile.Error(
+        path: second,
+        message:
+          "made by \(Provenance.describe(error.second)), but '\(first)' by \(Provenance.describe(error.first)): their latencies"
+          + " measure different things; '--mixed' keeps them apart, a report for each")
+    }
   }
 
   static func rendering(_ report: FleetReport, as format: TextOrJSON) -> [UInt8] {

@@ -53,10 +53,8 @@ enum SweepCommand: Subcommand {
       return BatchCommand.replay(
         traces[trace], configuration: settings[setting].configuration, format: .jsonl)
     }
-    let reports = stride(from: 0, to: outcomes.count, by: traces.count).map { start in
-      zip(traces, outcomes[start..<(start + traces.count)]).reduce(into: FleetReport()) { report, pair in
-        report.merge(pair.1.report ?? FleetReport(failed: pair.0, error: pair.1.failure ?? "failed"))
-      }
+    let reports = try stride(from: 0, to: outcomes.count, by: traces.count).map { start in
+      try BatchCommand.fleetReport(of: traces, outcomes[start..<(start + traces.count)])
     }
     // A bad line reads the same under every setting: each trace's diagnostics are written once,
     // and again only where a setting changed them (a swept reorder window makes lines late).
@@ -67,7 +65,7 @@ enum SweepCommand: Subcommand {
       }
       try streams.error.write(outcome.diagnostics)
     }
-    let sweep = FleetSweep(settings: zip(settings, reports).map { ($0.name, $1) })
+    let sweep = FleetSweep(settings: zip(settings, reports).map { ($0.name, $1) }, label: "setting")
     let rendered = sweep.table
     try TableFormat.write(arguments, streams: streams, text: rendered.text, table: rendered, json: sweep.json)
     return outcomes.map(\.status).max { $0.severity < $1.severity } ?? .success
