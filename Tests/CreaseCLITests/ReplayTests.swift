@@ -257,7 +257,7 @@ struct ChromeFormatTests {
   }
 
   /// Checks the Trace Event Format's structure as the Perfetto UI reads it (SPEC 3), for machines
-  /// without a browser (`Tests/Perfetto` checks the UI itself): known phases, times in µs with at
+  /// without a browser (`Tests/Browser` checks the UI itself): known phases, times in µs with at
   /// most three decimals, B/E balanced and nested per track with each E named as its B (the UI
   /// matches them by name), b/e paired by a process-local id (`id2.local`; a plain `id` is global
   /// and leaves its process), every process and thread used named by metadata.

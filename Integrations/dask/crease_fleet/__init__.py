@@ -89,12 +89,14 @@ def failed_report(trace: str, error: str) -> dict:
     zeros = {"lines": 0, "processed": 0, "rejected": 0, "late": 0, "blank": 0}
     gaps = {"cameraSwitch": 0, "reportedDrop": 0, "unexplained": 0}
     row = {
-        "name": trace, "error": error, **zeros, "end": "", "overBound": 0, "gaps": gaps,
-        "stalls": 0, "staleFrames": 0, "slowest": None,
+        "name": trace, "bytes": None, "digest": None, "error": error, **zeros, "end": "", "overBound": 0,
+        "gaps": gaps, "stalls": 0, "staleFrames": 0, "closest": None,
     }
+    # No summary, so no provenance: it merges with reports of any configuration.
     return {
-        "version": 1, "traceCount": 1, "failed": 1, "total": zeros, "cues": [], "violations": [],
-        "gaps": gaps, "stalls": 0, "staleFrames": 0, "slowest": [], "traces": [row],
+        "version": 2, "crease": None, "configuration": None, "traceCount": 1, "failed": 1, "total": zeros,
+        "cues": [], "violations": [], "gaps": gaps, "stalls": 0, "staleFrames": 0, "closestToBound": [],
+        "traces": [row],
     }
 
 

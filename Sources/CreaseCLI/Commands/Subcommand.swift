@@ -30,13 +30,29 @@ enum TableFormat: String, CaseIterable {
     help: "text (default), json, csv or markdown.")
   static let outputOption = CommandDescription.Option(
     ["-o", "--output"], value: "file", help: "Write to a file ('-' for standard output, the default).")
+  static let htmlOption = CommandDescription.Option(
+    ["--html"], value: "file", help: "Also write a self-contained HTML page with a chart per cue kind.")
+
+  /// The files the command writes (`-o` and `--html`), each with its option, for
+  /// ``OutputPaths/refuseOverlaps(_:inputs:streams:)``.
+  static func outputs(_ arguments: ParsedArguments) -> [(String, String)] {
+    [("--output", arguments.value(outputOption) ?? "-")]
+      + (arguments.value(htmlOption).map { [("--html", $0)] } ?? [])
+  }
 
   /// Writes the rendering `arguments` ask for: `text` for people (the table and whatever it
   /// says after it), `table` as CSV or Markdown, or `json`.
   static func write(
-    _ arguments: ParsedArguments, streams: StandardStreams, text: String, table: TextTable, json: JSONDocument
+    _ arguments: ParsedArguments, streams: StandardStreams, text: String, table: TextTable,
+    json: JSONDocument,
+    html: () -> String
   ) throws {
     let format = try arguments.choice(option, of: TableFormat.self) ?? .text
+    if let path = arguments.value(htmlOption) {
+      let page = try OutputTarget(path, streams: streams)
+      try page.sink.write(html())
+      try page.commit()
+    }
     let target = try OutputTarget(arguments.value(outputOption) ?? "-", streams: streams)
     switch format {
     case .text: try target.sink.write(text)

@@ -14,7 +14,7 @@ import CreaseRecording
 /// - every cue with a latency as an async slice from `since` to `t`, on a track of its process
 ///   named by the cue's kind (a process-local id).
 ///
-/// It is judged by what the Perfetto UI shows (SPEC 3; `Tests/Perfetto` opens it there): every
+/// It is judged by what the Perfetto UI shows (SPEC 3; `Tests/Browser` opens it there): every
 /// slice ends, and nothing of one trace lands outside its process.
 ///
 /// A cue goes to the process of the trace it comes from: hinge cues to the trace of the latest

@@ -25,15 +25,17 @@ enum CompareCommand: Subcommand {
       .init("base", help: "The baseline: a summary or report file."),
       .init("new", help: "The run to judge: a summary or report file."),
     ],
-    options: [thresholdOption, TableFormat.option, TableFormat.outputOption, anyTracesOption])
+    options: [
+      thresholdOption, TableFormat.option, TableFormat.outputOption, TableFormat.htmlOption, anyTracesOption,
+    ])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let threshold =
       try arguments.value(thresholdOption, as: "a percentage from 0") { text in
         Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 / 100 : nil }
       } ?? 0.05
-    let path = arguments.value(TableFormat.outputOption) ?? "-"
-    try OutputPaths.refuseOverlaps([("--output", path)], inputs: arguments.positionals, streams: streams)
+    try OutputPaths.refuseOverlaps(
+      TableFormat.outputs(arguments), inputs: arguments.positionals, streams: streams)
     let reports = try TraceInputs.open(arguments.positionals, streams: streams).map(FleetReport.read)
     let (base, new) = (reports[0], reports[1])
     let unmatched = FleetComparison.unmatchedTraces(base, new)
@@ -45,7 +47,8 @@ enum CompareCommand: Subcommand {
     }
     let comparison = FleetComparison(base: base, new: new, threshold: threshold)
     try TableFormat.write(
-      arguments, streams: streams, text: comparison.text, table: comparison.table, json: comparison.json)
+      arguments, streams: streams, text: comparison.text, table: comparison.table, json: comparison.json
+    ) { HTMLReport.page(comparison, base: base, new: new) }
     return comparison.regressed ? .failure : .success
   }
 }

@@ -22,17 +22,17 @@ enum ReportCommand: Subcommand {
     arguments: [
       .init("summary", help: "Summary or report files ('-' reads standard input).", isRepeating: true)
     ],
-    options: [TableFormat.option, TableFormat.outputOption, mixedOption])
+    options: [TableFormat.option, TableFormat.outputOption, TableFormat.htmlOption, mixedOption])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
-    let path = arguments.value(TableFormat.outputOption) ?? "-"
     let files = arguments.positionals
-    try OutputPaths.refuseOverlaps([("--output", path)], inputs: files, streams: streams)
+    try OutputPaths.refuseOverlaps(TableFormat.outputs(arguments), inputs: files, streams: streams)
     let reports = try TraceInputs.open(files, streams: streams).map(FleetReport.read)
     guard arguments.flag(mixedOption) else {
       let report = try merging(reports, files: files)
       try TableFormat.write(
-        arguments, streams: streams, text: report.text, table: report.table, json: report.json)
+        arguments, streams: streams, text: report.text, table: report.table, json: report.json
+      ) { HTMLReport.page(report) }
       return .success
     }
     let mixed = FleetReport.mergingByProvenance(reports)
@@ -41,7 +41,8 @@ enum ReportCommand: Subcommand {
     try TableFormat.write(
       arguments, streams: streams,
       text: mixed.map { "\(Provenance.describe($0.provenance)):\n" + $0.text }.joined(separator: "\n"),
-      table: sweep.table, json: FleetReport.json(mixed: mixed))
+      table: sweep.table, json: FleetReport.json(mixed: mixed)
+    ) { HTMLReport.page(sweep) }
     return .success
   }
 

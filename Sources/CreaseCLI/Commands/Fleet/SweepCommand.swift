@@ -21,7 +21,7 @@ enum SweepCommand: Subcommand {
     arguments: [TraceInputs.traceArgument],
     options: [
       TraceInputs.configOption, setOption, BatchCommand.jobsOption, TableFormat.option,
-      TableFormat.outputOption,
+      TableFormat.outputOption, TableFormat.htmlOption,
     ])
 
   /// One `--set`: a key and the values to try, as written.
@@ -41,8 +41,7 @@ enum SweepCommand: Subcommand {
       )
     }
     let traces = arguments.positionals
-    let path = arguments.value(TableFormat.outputOption) ?? "-"
-    try OutputPaths.refuseOverlaps([("--output", path)], inputs: traces, streams: streams)
+    try OutputPaths.refuseOverlaps(TableFormat.outputs(arguments), inputs: traces, streams: streams)
     let jobs =
       try arguments.value(BatchCommand.jobsOption, as: "a whole number from 1") {
         Int($0).flatMap { $0 >= 1 ? $0 : nil }
@@ -68,6 +67,9 @@ enum SweepCommand: Subcommand {
     let sweep = FleetSweep(settings: zip(settings, reports).map { ($0.name, $1) }, label: "setting")
     let rendered = sweep.table
     try TableFormat.write(arguments, streams: streams, text: rendered.text, table: rendered, json: sweep.json)
+    {
+      HTMLReport.page(sweep)
+    }
     return outcomes.map(\.status).max { $0.severity < $1.severity } ?? .success
   }
 

@@ -6,18 +6,12 @@ page's own trace processor answers the queries (`window.app.trace.engine`).
 """
 import contextlib
 import pathlib
-import shutil
 import socket
 import subprocess
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+import browser
 
 QUERY = """
 const done = arguments[arguments.length - 1];
@@ -35,11 +29,6 @@ const done = arguments[arguments.length - 1];
   }
 })();
 """
-
-
-def available() -> bool:
-    """Whether this machine has the browser and its driver."""
-    return pathlib.Path(CHROMIUM).exists() and pathlib.Path(CHROMEDRIVER).exists()
 
 
 def free_port() -> int:
@@ -69,11 +58,7 @@ def opened(trace: pathlib.Path, timeout: float = 60):
     server = subprocess.Popen(
         [str(viewer), "--server_only", "--port", str(port), str(trace)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    options = Options()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    options.binary_location = CHROMIUM
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    driver = browser.chromium()
     driver.set_script_timeout(timeout)
     try:
         deadline = time.monotonic() + timeout

@@ -1,5 +1,5 @@
 """The Chrome export as the Perfetto UI shows it (SPEC 3): merged traces opened in the real UI,
-checked with Perfetto's SQL. Needs Chromium and chromium-driver; `make perfetto-test` says so
+checked with Perfetto's SQL. Needs Chromium and chromium-driver; `make browser-test` says so
 when they are missing."""
 import os
 import pathlib
@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 
+import browser
 import perfetto_ui
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -22,7 +23,7 @@ SLICE_PROCESS = """
   left join process p on p.upid = coalesce(th.upid, pt.upid)
 """
 
-pytestmark = pytest.mark.skipif(not perfetto_ui.available(), reason="no Chromium and chromium-driver")
+pytestmark = pytest.mark.skipif(not browser.available(), reason="no Chromium and chromium-driver")
 
 
 @pytest.fixture(scope="module")
