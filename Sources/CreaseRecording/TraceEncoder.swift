@@ -85,7 +85,7 @@ public enum TraceEncoder {
     case .drop(let drop):
       field(#","stream":"#, text: drop.stream.rawValue, &writer)
       pts(drop.pts, &writer)
-      field(#","reason":"#, text: drop.reason.name, &writer)
+      if let reason = drop.reason { field(#","reason":"#, text: reason.name, &writer) }
     case .input(let stream, let camera):
       field(#","stream":"#, text: stream.rawValue, &writer)
       field(#","camera":"#, text: camera.name, &writer)

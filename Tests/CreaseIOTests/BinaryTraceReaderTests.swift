@@ -110,6 +110,7 @@ struct BinaryTraceReaderTests {
     events += [
       Event(t: 1, .hinge(HingeDelivery(angle: .degrees(90), status: .partiallyOpen))),
       Event(t: 1, .drop(Drop(pts: PresentationTime(nanoseconds: 2), reason: .outOfBuffers))),
+      Event(t: 1, .drop(Drop(pts: PresentationTime(nanoseconds: 3), reason: nil))),
       Event(t: 1, .direction(DirectionUpdate(toward: CameraSet(.innerFront), away: CameraSet(.backWide)))),
       Event(t: 1, .display(DisplayChange(display: .outer, fullScreen: true))),
       Event(t: 1, .app(.background)),

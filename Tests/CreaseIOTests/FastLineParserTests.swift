@@ -43,6 +43,7 @@ struct FastLineParserTests {
     #"{"t":8608746,"kind":"frame","stream":"video","pts":33333333,"camera":"innerFront"}"#,
     #"{"t":17834370,"kind":"hinge","angle":90.67999992000001,"status":"partiallyOpen"}"#,
     #"{"t":26423467,"kind":"drop","stream":"video","pts":33333334,"reason":"frameWasLate"}"#,
+    #"{"t":26423467,"kind":"drop","stream":"video","pts":33333334}"#,
     #"{"t":62789856,"kind":"mark","label":"m7"}"#,
     #"{"t":0,"kind":"hinge","angleRad":0.7,"status":"closed"}"#,
     #"{ "t" : 5 , "kind" : "hinge" , "angle" : -12 , "status" : "unknown" }"#,
@@ -67,6 +68,7 @@ struct FastLineParserTests {
       Event(t: 1, .frame(Frame(stream: "depth", pts: PresentationTime(nanoseconds: -5)))),
       Event(
         t: 26_423_467, .drop(Drop(pts: PresentationTime(nanoseconds: 33_333_334), reason: .frameWasLate))),
+      Event(t: 26_423_468, .drop(Drop(pts: PresentationTime(nanoseconds: 33_333_335), reason: nil))),
       Event(t: 62_789_856, .mark(label: "m7")),
       Event(t: 9, .mark(label: "")),
     ]

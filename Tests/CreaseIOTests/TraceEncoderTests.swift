@@ -16,6 +16,7 @@ struct TraceEncoderTests {
     .event(Event(t: 4, .frame(Frame(stream: "aux", pts: PresentationTime(nanoseconds: 5))))),
     .event(
       Event(t: 5, .drop(Drop(pts: PresentationTime(value: 7, timescale: 600)!, reason: .discontinuity)))),
+    .event(Event(t: 5, .drop(Drop(pts: PresentationTime(nanoseconds: 8), reason: nil)))),
     .event(Event(t: 6, .input(stream: "aux", camera: .backTelephoto))),
     .event(
       Event(

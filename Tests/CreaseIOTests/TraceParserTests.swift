@@ -72,6 +72,10 @@ struct TraceParserKindTests {
     #expect(
       try parse(#"{"t":2,"kind":"drop","stream":"video","pts":10,"reason":"outOfBuffers"}"#)
         == .event(Event(t: 2, .drop(Drop(pts: PresentationTime(nanoseconds: 10), reason: .outOfBuffers)))))
+    // The didDrop attachment may be missing (SPEC 2): the drop is read, without a reason.
+    #expect(
+      try parse(#"{"t":2,"kind":"drop","stream":"video","pts":10}"#)
+        == .event(Event(t: 2, .drop(Drop(pts: PresentationTime(nanoseconds: 10), reason: nil)))))
     #expect(
       try parse(#"{"t":2,"kind":"input","camera":"virtualFront"}"#)
         == .event(Event(t: 2, .input(stream: .video, camera: .virtualFront))))

@@ -204,6 +204,16 @@ struct AccessoryTests {
     #expect(Self.eligibility(unknown).count == 1, "an unknown status never counts as open")
   }
 
+  @Test("at a commit to closed, the camera stage's mask comes before the accessory (SPEC 4.1)")
+  func commitOrder() {
+    var script = CaptureScript()
+    script.at(0, .input(stream: .video, camera: .virtualFront))
+    for (index, payload) in Self.all.enumerated() { script.at(Int64(index + 1) * 1_000_000, payload) }
+    script.at(100_000_000, .hinge(HingeDelivery(angle: .degrees(2), status: .closed)))
+    let commit = script.cues().filter { $0.t == .milliseconds(150) }.map(\.kind.tag)
+    #expect(commit == [.hingeStatus, .regionsChanged, .hingeSettled, .cameraMask, .accessoryEligible])
+  }
+
   @Test("a trace with only hinge events gets no accessory cues")
   func hingeOnly() {
     #expect(Self.eligibility([.hinge(HingeDelivery(angle: .degrees(90), status: .partiallyOpen))]).isEmpty)

@@ -5,30 +5,52 @@ import Testing
 /// Marble diagrams for the camera stage's machines, one character per frame slot (30 fps) or
 /// tick, in the notation of `DebounceMarble`.
 ///
-/// Frames in: `.` a frame, `-` a missing slot, `d` a slot dropped with a reason. Out, at each
-/// slot: the input's `-` or `d` where no frame came, else `.` nothing, `g` a gap reported at this
-/// frame, `h` a held two-frame gap this frame proved a gap, `(hg)` both.
+/// Frames in: `.` a frame, `c` a frame from another camera, `-` a missing slot, `d` a slot
+/// dropped with a reason, `n` one dropped without, `D` a slot dropped and then delivered after
+/// all. Out, at each slot: the input's `-`, `d` or `n` where no frame came, else `.` nothing, `g`
+/// a gap reported at this frame, `h` a held two-frame gap this frame proved a gap, `(hg)` both.
+///
+/// A slot is `1 / slotsPerFrame` of the frame duration at `fps`, so that deltas of a fraction
+/// of a frame can be drawn (with `slotsPerFrame` 5, `.    .` is one frame, `.      .` 1.4).
 enum FrameGapsMarble {
-  static func run(_ diagram: String, fps: Int64 = 30) -> String {
+  static func run(
+    _ diagram: String, fps: Int64 = 30, slotsPerFrame: Int64 = 1, declared: Double? = nil,
+    configuration: CameraConfiguration = CameraConfiguration()
+  ) -> String {
+    trace(diagram, fps: fps, slotsPerFrame: slotsPerFrame, declared: declared, configuration: configuration)
+      .output
+  }
+
+  /// The output diagram and every finding, in order, for their counts and times.
+  static func trace(
+    _ diagram: String, fps: Int64 = 30, slotsPerFrame: Int64 = 1, declared: Double? = nil,
+    configuration: CameraConfiguration = CameraConfiguration()
+  ) -> (output: String, findings: [FrameGapsStateMachine.Finding]) {
     var machine = FrameGapsStateMachine(
-      stream: .video, framesPerSecond: nil, configuration: CameraConfiguration())
+      stream: .video, framesPerSecond: declared, configuration: configuration)
     var output = ""
+    var findings: [FrameGapsStateMachine.Finding] = []
     for (slot, symbol) in diagram.enumerated() {
-      let pts = PresentationTime(nanoseconds: Int64(slot) * (1_000_000_000 / fps))
+      let pts = PresentationTime(nanoseconds: Int64(slot) * (1_000_000_000 / fps) / slotsPerFrame)
       let t = pts.nanoseconds + .milliseconds(1)
       switch symbol {
-      case ".":
-        let action = machine.frame(Frame(pts: pts), at: t, triggers: .init())
+      case ".", "c", "D":
+        if symbol == "D" { machine.drop(Drop(pts: pts, reason: .outOfBuffers)) }
+        let camera: Camera = symbol == "c" ? .innerFront : .outerFront
+        let action = machine.frame(Frame(pts: pts, camera: camera), at: t, triggers: .init())
+        findings += [action.heldGap, action.revealed].compactMap { $0 }
         let marks = (action.heldGap != nil ? "h" : "") + (action.revealed != nil ? "g" : "")
         output += marks.isEmpty ? "." : marks.count == 1 ? marks : "(\(marks))"
-      case "d":
-        machine.drop(Drop(pts: pts, reason: .frameWasLate))
-        output += "d"
+      case "d", "n":
+        machine.drop(Drop(pts: pts, reason: symbol == "d" ? .frameWasLate : nil))
+        output.append(symbol)
+      case " ":
+        output += " "
       default:
         output += "-"
       }
     }
-    return output
+    return (output, findings)
   }
 }
 

@@ -65,7 +65,8 @@ extension [Cue] {
 
 /// Marble diagrams for frames: each character is one frame slot at `fps` (pts = slot ×
 /// duration, arriving 1 ms later). `.` a frame is delivered, `-` the slot is missing with no
-/// callback, `d` the slot is dropped with a reason (`frameWasLate`).
+/// callback, `d` the slot is dropped with a reason (`frameWasLate`), `s` the session stops and
+/// `r` it runs again (preview visible).
 struct FrameMarble {
   var script = CaptureScript()
 
@@ -76,6 +77,8 @@ struct FrameMarble {
       switch symbol {
       case ".": script.at(t, .frame(Frame(pts: pts, camera: .outerFront)))
       case "d": script.at(t, .drop(Drop(pts: pts, reason: .frameWasLate)))
+      case "s": script.at(t, .session(SessionState(running: false, previewVisible: true)))
+      case "r": script.at(t, .session(SessionState(running: true, previewVisible: true)))
       default: break
       }
     }

@@ -110,13 +110,15 @@ struct CameraStage: Sendable {
       accessory.committed = nil
       updateAccessory(since: context.now, startsReporting: false, context: &context)
     case .changed(let from, let to, let since):
+      // SPEC 4.1: a commit's `camera.mask` comes before its `accessory.eligible`.
+      if from == .closed || to == .closed {
+        latestClosedChangeSince = since
+        for index in streams.indices where streams[index].decision.input == .virtualFront {
+          triggerMask(index, .hinge, since: since, context: &context)
+        }
+      }
       accessory.committed = to
       updateAccessory(since: since, startsReporting: false, context: &context)
-      guard from == .closed || to == .closed else { return }
-      latestClosedChangeSince = since
-      for index in streams.indices where streams[index].decision.input == .virtualFront {
-        triggerMask(index, .hinge, since: since, context: &context)
-      }
     }
   }
 

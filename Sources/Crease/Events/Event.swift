@@ -103,10 +103,11 @@ public struct Drop: Hashable, Sendable {
   public var stream: StreamName
   /// The dropped buffer's presentation time.
   public var pts: PresentationTime
-  /// Why the buffer was dropped (`kCMSampleBufferAttachmentKey_DroppedFrameReason`).
-  public var reason: DropReason
-  /// A dropped buffer of `stream` at `pts`, for `reason`.
-  public init(stream: StreamName = .video, pts: PresentationTime, reason: DropReason) {
+  /// Why the buffer was dropped (`kCMSampleBufferAttachmentKey_DroppedFrameReason`); `nil`
+  /// when the callback carried no such attachment (SPEC 2).
+  public var reason: DropReason?
+  /// A dropped buffer of `stream` at `pts`, for `reason` (`nil`: none given).
+  public init(stream: StreamName = .video, pts: PresentationTime, reason: DropReason?) {
     self.stream = stream
     self.pts = pts
     self.reason = reason

@@ -28,9 +28,10 @@ extension EventSending {
     try send(Event(t: t, .frame(Frame(stream: stream, pts: pts, camera: camera))))
   }
 
-  /// A dropped-frame callback, with the buffer's presentation time and the drop's reason.
+  /// A dropped-frame callback, with the buffer's presentation time and the drop's reason
+  /// (`nil` when the callback carried none).
   public mutating func drop(
-    _ pts: PresentationTime, reason: DropReason, stream: StreamName = .video, at t: Nanoseconds
+    _ pts: PresentationTime, reason: DropReason?, stream: StreamName = .video, at t: Nanoseconds
   ) throws(SendFailure) {
     try send(Event(t: t, .drop(Drop(stream: stream, pts: pts, reason: reason))))
   }

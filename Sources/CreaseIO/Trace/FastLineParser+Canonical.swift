@@ -43,9 +43,12 @@ extension FastLineParser {
       }
       payload = .frame(Frame(stream: stream, pts: pts, camera: camera))
     } else if scanner.take(#"drop","stream":"#) {
-      guard let (stream, pts) = scanner.streamAndPTS(), scanner.take(#","reason":"#),
-        let reason = scanner.name(dropReasons)
-      else { return nil }
+      guard let (stream, pts) = scanner.streamAndPTS() else { return nil }
+      var reason: DropReason?
+      if scanner.take(#","reason":"#) {
+        guard let named = scanner.name(dropReasons) else { return nil }
+        reason = named
+      }
       payload = .drop(Drop(stream: stream, pts: pts, reason: reason))
     } else if scanner.take(#"mark","label":"#) {
       guard let label = scanner.plainString() else { return nil }

@@ -145,11 +145,15 @@ struct FastLineParser {
         )
       case 4 where Self.equal(kindName, "drop"):
         guard angle == nil, angleRad == nil, status == nil, camera == nil, label == nil,
-          case .integer(let pts)? = pts, let stream = Self.stream(stream),
-          let reason = reason.flatMap({ Self.name($0, names.dropReasons) })
+          case .integer(let pts)? = pts, let stream = Self.stream(stream)
         else { return nil }
+        var named: DropReason?
+        if let reason {
+          guard let name = Self.name(reason, names.dropReasons) else { return nil }
+          named = name
+        }
         return .event(
-          Event(t: t, .drop(Drop(stream: stream, pts: PresentationTime(nanoseconds: pts), reason: reason))))
+          Event(t: t, .drop(Drop(stream: stream, pts: PresentationTime(nanoseconds: pts), reason: named))))
       case 4 where Self.equal(kindName, "mark"):
         guard angle == nil, angleRad == nil, status == nil, stream == nil, pts == nil, camera == nil,
           reason == nil, case .string(let text)? = label

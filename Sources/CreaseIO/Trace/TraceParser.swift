@@ -153,9 +153,10 @@ public final class TraceParser {
           stream: try stream(fields), pts: try pts(fields), camera: try optionalCamera(fields, key: "camera"))
       )
     case .drop:
-      let reason = try fields.name(
-        try fields.required("reason"), key: "reason", as: DropReason.init(name:),
-        allowed: DropReason.names)
+      // The attachment may be missing (SPEC 2): a drop without a reason still bridges its delta.
+      let reason = try fields.optional("reason").map { value throws(TraceLineError) in
+        try fields.name(value, key: "reason", as: DropReason.init(name:), allowed: DropReason.names)
+      }
       payload = .drop(Drop(stream: try stream(fields), pts: try pts(fields), reason: reason))
     case .input:
       payload = .input(

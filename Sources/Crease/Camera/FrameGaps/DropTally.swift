@@ -1,11 +1,16 @@
-/// Counts drop reasons without allocating: the most common wins, a tie goes to the reason whose
-/// first drop came earliest (SPEC 4.6).
+/// Counts drops and their reasons without allocating: the most common reason wins, a tie goes
+/// to the reason whose first drop came earliest (SPEC 4.6); drops without a reason count as
+/// drops, not for any reason.
 struct DropTally {
   private var counts = (0, 0, 0)
   private var earliest = (Nanoseconds.max, Nanoseconds.max, Nanoseconds.max)
+  /// Every drop added, with a reason or without.
+  private(set) var drops = 0
 
-  mutating func add(_ reason: DropReason, pts: Nanoseconds) {
+  mutating func add(_ reason: DropReason?, pts: Nanoseconds) {
+    drops += 1
     switch reason {
+    case nil: break
     case .frameWasLate:
       counts.0 += 1
       earliest.0 = min(earliest.0, pts)

@@ -58,7 +58,7 @@ struct FrameGapsStateMachine: Sendable {
 
   private struct ReportedDrop: Sendable {
     var pts: Nanoseconds
-    var reason: DropReason
+    var reason: DropReason?
   }
 
   private struct HeldGap: Sendable {
@@ -155,11 +155,12 @@ struct FrameGapsStateMachine: Sendable {
       return action
     }
     action.afterGap = true
-    let missing = nominal.frames(in: delta) - 1
+    // At least one: with a gapFactor below 1.5 a delta of 1.3 frames is a gap, of one frame.
+    let missing = max(1, nominal.frames(in: delta) - 1)
     let (cause, reason) = classify(last: last, current: current, triggers: triggers)
     let gap = Finding(
       kind: .gap(missing: missing, cause: cause, reason: reason), from: last.pts, to: pts,
-      since: last.t + nominal.rounded)
+      since: min(last.t + nominal.rounded, now))
     if missing == 1 && !bridged {
       held = HeldGap(finding: gap, delta: delta)
     } else {
@@ -196,7 +197,8 @@ struct FrameGapsStateMachine: Sendable {
     for drop in drops where drop.pts > last.pts && drop.pts < current.pts {
       tally.add(drop.reason, pts: drop.pts)
     }
-    guard let reason = tally.mostCommon else { return (.unexplained, nil) }
-    return (.reportedDrop, reason)
+    // A drop without a reason explains its gap as well; the gap's reason is then the most
+    // common one given, or none.
+    return tally.drops > 0 ? (.reportedDrop, tally.mostCommon) : (.unexplained, nil)
   }
 }

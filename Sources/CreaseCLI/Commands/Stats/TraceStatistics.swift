@@ -78,7 +78,8 @@ struct TraceStatistics: EventProcessor, Sendable {
     case .frame(let frame) where isTracked(frame.stream):
       streams[frame.stream, default: StreamStatistics()].add(pts: frame.pts.nanoseconds)
     case .drop(let drop) where isTracked(drop.stream):
-      streams[drop.stream, default: StreamStatistics()].drops[drop.reason.name, default: 0] += 1
+      // Drops whose callback gave no reason are counted as `none`.
+      streams[drop.stream, default: StreamStatistics()].drops[drop.reason?.name ?? "none", default: 0] += 1
     case .frame, .drop:
       untrackedStreamEvents += 1
     case .hinge(let delivery?):

@@ -119,19 +119,26 @@ public enum BinaryTraceFormat {
     }
   }
 
-  static func code(_ reason: DropReason) -> UInt8 {
+  /// A drop's reason as stored; 3 when the callback carried none.
+  static func code(_ reason: DropReason?) -> UInt8 {
     switch reason {
     case .frameWasLate: 0
     case .outOfBuffers: 1
     case .discontinuity: 2
+    case nil: noReason
     }
   }
 
-  static func reason(_ code: UInt8) -> DropReason? {
+  /// The code of a drop without a reason.
+  static let noReason: UInt8 = 3
+
+  /// A stored reason: `.some(nil)` for a drop without one, `nil` for a code that means nothing.
+  static func reason(_ code: UInt8) -> DropReason?? {
     switch code {
     case 0: .frameWasLate
     case 1: .outOfBuffers
     case 2: .discontinuity
+    case noReason: .some(nil)
     default: nil
     }
   }
