@@ -8,7 +8,9 @@ import Testing
 /// Frames in: `.` a frame, `c` a frame from another camera, `-` a missing slot, `d` a slot
 /// dropped with a reason, `n` one dropped without, `D` a slot dropped and then delivered after
 /// all. Out, at each slot: the input's `-`, `d` or `n` where no frame came, else `.` nothing, `g`
-/// a gap reported at this frame, `h` a held two-frame gap this frame proved a gap, `(hg)` both.
+/// a gap reported at this frame, `h` a held two-frame gap this frame proved a gap, `e` gaps among
+/// the first deltas, judged at this frame (the stream's first estimate), several marks in
+/// parentheses; `|` at the end when the input's end reported anything.
 ///
 /// A slot is `1 / slotsPerFrame` of the frame duration at `fps`, so that deltas of a fraction
 /// of a frame can be drawn (with `slotsPerFrame` 5, `.    .` is one frame, `.      .` 1.4).
@@ -38,8 +40,11 @@ enum FrameGapsMarble {
         if symbol == "D" { machine.drop(Drop(pts: pts, reason: .outOfBuffers)) }
         let camera: Camera = symbol == "c" ? .innerFront : .outerFront
         let action = machine.frame(Frame(pts: pts, camera: camera), at: t, triggers: .init())
-        findings += [action.heldGap, action.revealed].compactMap { $0 }
-        let marks = (action.heldGap != nil ? "h" : "") + (action.revealed != nil ? "g" : "")
+        findings += [action.heldGap, action.revealed].compactMap { $0 } + machine.earlyGaps
+        let marks =
+          (action.heldGap != nil ? "h" : "") + (action.revealed != nil ? "g" : "")
+          + (action.earlyGaps ? "e" : "")
+        machine.clearEarlyGaps()
         output += marks.isEmpty ? "." : marks.count == 1 ? marks : "(\(marks))"
       case "d", "n":
         machine.drop(Drop(pts: pts, reason: symbol == "d" ? .frameWasLate : nil))
@@ -50,7 +55,9 @@ enum FrameGapsMarble {
         output += "-"
       }
     }
-    return (output, findings)
+    let held = machine.finish()
+    let atEnd = [held].compactMap { $0 } + machine.earlyGaps
+    return (output + (atEnd.isEmpty ? "" : "|"), findings + atEnd)
   }
 }
 

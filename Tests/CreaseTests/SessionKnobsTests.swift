@@ -38,18 +38,26 @@ struct SessionKnobsTests {
     }
   }
 
-  @Test("declared frame rates find a gap before a rate is measured, as a trace header does")
+  @Test("declared frame rates judge gaps against the declared rate, as a trace header does")
   func frameRates() throws {
-    // Frames at 30 fps with the third missing: too few deltas to measure a rate.
-    let frames = [0, 1, 3].map { index in
+    // Frames at 30 fps with the third missing, then two at 24 fps. Measured, the rate is the
+    // median delta (41.7 ms) and the 66.7 ms hole a one-frame gap, judged once the estimate
+    // exists (SPEC 4.6).
+    let frames = [0, 33_333_333, 100_000_000, 141_666_667, 183_333_334].map { pts in
       Event(
-        t: .milliseconds(Int64(index) * 33 + 1),
-        .frame(Frame(pts: PresentationTime(nanoseconds: Int64(index) * 33_333_333), camera: .innerFront)))
+        t: Nanoseconds(pts + 1_000_000),
+        .frame(Frame(pts: PresentationTime(nanoseconds: Int64(pts)), camera: .innerFront)))
     }
-    let gap: (Cue) -> Bool = { if case .cameraGap = $0.kind { true } else { false } }
-    #expect(try !Self.cues(of: frames).contains(where: gap))
-    let declared = try Self.cues(of: frames, frameRates: [.video: 30])
-    #expect(declared.filter(gap).map(\.kind.tag) == [.cameraGap])
+    let gaps = { (cues: [Cue]) in
+      cues.compactMap { cue -> Int? in
+        if case .cameraGap(_, _, _, let missing, _, _) = cue.kind { return missing }
+        return nil
+      }
+    }
+    #expect(try gaps(Self.cues(of: frames)) == [1])
+    // Declared at 12 fps (83.3 ms a frame), no delta is a gap; at 30 fps the hole misses 1.
+    #expect(try gaps(Self.cues(of: frames, frameRates: [.video: 12])) == [])
+    #expect(try gaps(Self.cues(of: frames, frameRates: [.video: 30])) == [1])
   }
 
   @Test("a session states each cue's latency bound, and refuses a bad knob")

@@ -45,6 +45,29 @@ struct SpecRuleMarbleTests {
     #expect(FrameGapsMarble.run(input, declared: 30) == expected)
   }
 
+  @Test(
+    "with no declared rate, a hole among the first deltas is judged once an estimate exists",
+    arguments: [
+      // A hole in delta 1 or 2: known at the frame that makes the estimate (three deltas).
+      (".-.......", ".-..e....", [1]),
+      ("..-......", "..-.e....", [1]),
+      // In delta 3, the one that makes the estimate: held, and proved by the next delta.
+      ("...-.....", "...-.h...", [1]),
+      // Three frames missing at the very start.
+      (".---.......", ".---..e....", [3]),
+      // No hole: nothing.
+      ("........", "........", []),
+      // A rate change at the start (60 to 30 fps): the estimate is the new rate, no gap.
+      ("...-.-.-.-.-.-", "...-.-.-.-.-.-", []),
+      // The input ends before an estimate exists: judged then, against the shorter delta.
+      (".---..", ".---..|", [3]),
+    ])
+  func firstDeltas(input: String, expected: String, missing: [Int]) {
+    let run = FrameGapsMarble.trace(input)
+    #expect(run.output == expected)
+    #expect(Self.missing(run.findings) == missing)
+  }
+
   @Test("ties round away from zero: a delta of 2.5 frames misses 2, reported at once")
   func tiesAwayFromZero() {
     // Two slots a frame: 5 slots is 2.5 frames; round(2.5) is 3 away from zero (2 to even).

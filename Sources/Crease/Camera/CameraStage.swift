@@ -136,9 +136,9 @@ struct CameraStage: Sendable {
   /// The input ended: gaps still awaiting confirmation are reported now.
   mutating func finish(context: inout ProcessingContext<StageTimer>) {
     for index in streams.indices {
-      if let held = streams[index].gaps.finish() {
-        context.emit(since: held.since, held.cue(of: streams[index].gaps.stream))
-      }
+      let held = streams[index].gaps.finish()
+      reportEarlyGaps(of: index, context: &context)
+      if let held { context.emit(since: held.since, held.cue(of: streams[index].gaps.stream)) }
     }
   }
 
@@ -162,6 +162,7 @@ struct CameraStage: Sendable {
       streams[index].mask.frame(delivering: delivering, afterGap: found.afterGap, now: now), to: index,
       of: frame.stream, context: &context)
     if let revealed = found.revealed { context.emit(since: revealed.since, revealed.cue(of: frame.stream)) }
+    if found.earlyGaps { reportEarlyGaps(of: index, context: &context) }
     let stall = streams[index].stall.frame(
       at: now, nominal: streams[index].gaps.nominal, running: sessionRunning != false)
     Self.apply(stall, to: index, context: &context)
@@ -223,6 +224,14 @@ struct CameraStage: Sendable {
     }
   }
 
+  /// Reports the gaps found among a stream's first deltas, once its estimate exists.
+  private mutating func reportEarlyGaps(of index: Int, context: inout ProcessingContext<StageTimer>) {
+    for gap in streams[index].gaps.earlyGaps {
+      context.emit(since: gap.since, gap.cue(of: streams[index].gaps.stream))
+    }
+    streams[index].gaps.clearEarlyGaps()
+  }
+
   private mutating func setRunning(_ running: Bool, context: inout ProcessingContext<StageTimer>) {
     let wasRunning = sessionRunning != false
     sessionRunning = running
@@ -235,9 +244,9 @@ struct CameraStage: Sendable {
       } else {
         // A stopped session delivers nothing: a held gap is reported, and the silence is
         // neither a stall nor a gap.
-        if let held = streams[index].gaps.sessionStopped() {
-          context.emit(since: held.since, held.cue(of: streams[index].gaps.stream))
-        }
+        let held = streams[index].gaps.sessionStopped()
+        reportEarlyGaps(of: index, context: &context)
+        if let held { context.emit(since: held.since, held.cue(of: streams[index].gaps.stream)) }
         Self.apply(streams[index].stall.stopped(), to: index, context: &context)
       }
     }

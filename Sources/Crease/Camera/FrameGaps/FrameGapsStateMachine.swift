@@ -38,6 +38,9 @@ struct FrameGapsStateMachine: Sendable {
     var afterGap = false
     /// A regression or a gap this frame reveals, reported at once.
     var revealed: Finding?
+    /// Whether this frame gave the stream its first estimate, and gaps among the deltas before
+    /// it were found: the stage takes them from ``earlyGaps``.
+    var earlyGaps = false
   }
 
   /// When the events that explain a gap as a camera switch last came (SPEC 4.6).
@@ -61,6 +64,15 @@ struct FrameGapsStateMachine: Sendable {
     var reason: DropReason?
   }
 
+  /// A delta seen before the stream had a nominal duration, its cause known at the time.
+  private struct EarlyDelta: Sendable {
+    var from: LastFrame
+    var to: LastFrame
+    var bridged: Bool
+    var cause: GapCause
+    var reason: DropReason?
+  }
+
   private struct HeldGap: Sendable {
     var finding: Finding
     var delta: Nanoseconds
@@ -80,6 +92,9 @@ struct FrameGapsStateMachine: Sendable {
   private static let rateChangeConfirmations = 2
   /// Drops held between two frames at most; older ones are forgotten.
   private static let maximumHeldDrops = 4096
+  /// Deltas kept while no estimate exists. Three ordinary deltas make one, so only a stream
+  /// whose every delta bridges a drop fills this; past it the earliest are forgotten.
+  private static let maximumEarlyDeltas = 64
 
   let stream: StreamName
   let configuration: CameraConfiguration
@@ -89,6 +104,11 @@ struct FrameGapsStateMachine: Sendable {
   /// state, not in it: the state is then plain data, and the usual frame rewrites a few words.
   private var held: HeldGap?
   private var drops: [ReportedDrop] = []
+  /// Deltas seen before a stream without a declared rate had an estimate (SPEC 4.6: judged as
+  /// soon as one exists, or at the end of input).
+  private var early: [EarlyDelta] = []
+  /// Gaps found among those deltas once they were judged, for the stage to report and clear.
+  private(set) var earlyGaps: [Finding] = []
   /// The shortest delta that is a gap.
   private var gapThreshold: FrameMultiple
 
@@ -135,22 +155,20 @@ struct FrameGapsStateMachine: Sendable {
     let bridged = !drops.isEmpty && drops.contains { $0.pts > last.pts && $0.pts < pts }
     var action = FrameAction()
     if held != nil {
-      // Within a quarter of the held delta; divided, not multiplied, so a pts jump near 2⁶³
-      // cannot overflow.
-      let heldDelta = held!.delta
-      if !bridged
-        && (delta - heldDelta).rawValue.magnitude <= heldDelta.rawValue.magnitude / Self.rateChangeTolerance
-      {
+      if !bridged && Self.isAlike(delta, held!.delta) {
         held!.alike += 1
         if held!.alike == Self.rateChangeConfirmations {
-          cadence.adopt(heldDelta)
+          cadence.adopt(held!.delta)
           held = nil
         }
         return action
       }
       action.heldGap = held.take()!.finding
     }
-    guard let nominal = cadence.nominal, delta > gapThreshold.of(nominal) else {
+    guard let nominal = cadence.nominal else {
+      return firstDelta(delta, from: last, to: current, bridged: bridged, triggers: triggers)
+    }
+    guard delta > gapThreshold.of(nominal) else {
       if !bridged { cadence.observe(delta) }
       return action
     }
@@ -169,15 +187,81 @@ struct FrameGapsStateMachine: Sendable {
     return action
   }
 
-  /// The session stopped: the run of frames ends, and a held gap is reported now.
+  /// The session stopped: the run of frames ends, and a held gap is reported now (first
+  /// deltas still awaiting an estimate are judged into ``earlyGaps``).
   mutating func sessionStopped() -> Finding? {
     state = .waiting
     drops.removeAll()
+    judgeEarlyDeltas(against: cadence.nominal ?? cadence.provisional)
     return held.take()?.finding
   }
 
-  /// The input ended: a held gap is reported now.
-  mutating func finish() -> Finding? { held.take()?.finding }
+  /// The input ended: a held gap is reported now (first deltas still awaiting an estimate are
+  /// judged into ``earlyGaps``).
+  mutating func finish() -> Finding? {
+    judgeEarlyDeltas(against: cadence.nominal ?? cadence.provisional)
+    return held.take()?.finding
+  }
+
+  /// The stage reported ``earlyGaps``.
+  mutating func clearEarlyGaps() { earlyGaps.removeAll(keepingCapacity: true) }
+
+  /// A delta of a stream with no nominal yet: kept, with its cause as it stands now, and judged
+  /// with every other kept one as soon as the estimate exists (SPEC 4.6), so that a hole among
+  /// the first deltas is a gap like any other.
+  private mutating func firstDelta(
+    _ delta: Nanoseconds, from last: LastFrame, to current: LastFrame, bridged: Bool, triggers: SwitchTriggers
+  ) -> FrameAction {
+    if !bridged { cadence.observe(delta) }
+    if early.count == Self.maximumEarlyDeltas { early.removeFirst() }
+    let (cause, reason) = classify(last: last, current: current, triggers: triggers)
+    early.append(EarlyDelta(from: last, to: current, bridged: bridged, cause: cause, reason: reason))
+    guard let nominal = cadence.nominal else { return FrameAction() }
+    judgeEarlyDeltas(against: nominal)
+    return FrameAction(earlyGaps: !earlyGaps.isEmpty)
+  }
+
+  /// Judges the kept first deltas against `nominal` in order, as live ones are, into
+  /// ``earlyGaps``: a one-frame gap no drop bridges is held and the deltas after it confirm a
+  /// rate change or report it, so a camera that changed its rate at the start shows no gap. A
+  /// gap the last of them holds stays held for the frames to come.
+  private mutating func judgeEarlyDeltas(against nominal: FrameDuration?) {
+    guard !early.isEmpty else { return }
+    defer { early.removeAll(keepingCapacity: true) }
+    guard let nominal else { return }
+    let threshold = gapThreshold.of(nominal)
+    for delta in early {
+      let length = delta.to.pts - delta.from.pts
+      if let pending = held {
+        if !delta.bridged && Self.isAlike(length, pending.delta) {
+          held!.alike += 1
+          if held!.alike == Self.rateChangeConfirmations {
+            cadence.adopt(pending.delta)
+            held = nil
+          }
+          continue
+        }
+        earlyGaps.append(held.take()!.finding)
+      }
+      guard length > threshold else { continue }
+      let missing = max(1, nominal.frames(in: length) - 1)
+      let gap = Finding(
+        kind: .gap(missing: missing, cause: delta.cause, reason: delta.reason), from: delta.from.pts,
+        to: delta.to.pts, since: min(delta.from.t + nominal.rounded, delta.to.t))
+      if missing == 1 && !delta.bridged {
+        held = HeldGap(finding: gap, delta: length)
+      } else {
+        earlyGaps.append(gap)
+      }
+    }
+  }
+
+  /// Whether `delta` is within a quarter of a held gap's delta: evidence of a rate change.
+  /// Divided, not multiplied, so a pts jump near 2⁶³ cannot overflow.
+  @inline(__always)
+  private static func isAlike(_ delta: Nanoseconds, _ heldDelta: Nanoseconds) -> Bool {
+    (delta - heldDelta).rawValue.magnitude <= heldDelta.rawValue.magnitude / rateChangeTolerance
+  }
 
   /// The cause of a gap between `last` and `current` (SPEC 4.6, first match).
   private func classify(last: LastFrame, current: LastFrame, triggers: SwitchTriggers) -> (
