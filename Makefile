@@ -145,7 +145,7 @@ docs: symbol-graphs
 
 # A copy of this repository's files, committed and tagged with the release's version (the one
 # `crease --version` prints), for packages that depend on Crease by version as an app does.
-VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/CreaseCLI/CreaseCommand.swift)
+VERSION := $(shell sed -n 's/.*static let creaseVersion = "\(.*\)"/\1/p' Sources/CreaseIO/Replay/Provenance.swift)
 TAGGED_COPY = .build/tagged/crease
 tagged-copy:
 	@rm -rf $(TAGGED_COPY) && mkdir -p $(TAGGED_COPY)
