@@ -46,8 +46,9 @@ test: deps test-deps
 	@$(MAKE) --no-print-directory browser-test
 
 # What the tests run besides Swift: a JSON Schema validator, groff for the manual page, zsh and
-# fish to check their completion scripts, and jq, which a README example pipes into. Installed
-# when missing.
+# fish to check their completion scripts, jq, which a README example pipes into, and ffmpeg,
+# whose ffprobe checks `crease import` and whose encoder makes movies with known holes.
+# Installed when missing.
 test-deps:
 	@missing=""; \
 	python3 -c 'import jsonschema' 2>/dev/null || missing="$$missing python3-jsonschema"; \
@@ -55,6 +56,7 @@ test-deps:
 	command -v zsh >/dev/null || missing="$$missing zsh"; \
 	command -v fish >/dev/null || missing="$$missing fish"; \
 	command -v jq >/dev/null || missing="$$missing jq"; \
+	command -v ffprobe >/dev/null || missing="$$missing ffmpeg"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing$$missing…"; \
 	  apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \

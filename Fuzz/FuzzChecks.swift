@@ -177,7 +177,8 @@ enum FuzzChecks {
   /// itself exactly (counts double, rows repeat) and renders both ways.
   static func report(_ bytes: [UInt8]) {
     guard let report = try? FleetReport.parse(bytes, path: "fuzz.json") else { return }
-    let twice = FleetReport.merging([report, report])
+    // A report merged with itself has one provenance: merging cannot refuse it.
+    let twice = try! FleetReport.merging([report, report])
     precondition(twice.traces.count == 2 * report.traces.count, "merging lost rows")
     for (name, kind) in report.kinds {
       let (doubled, overflow) = kind.latencies.count.addingReportingOverflow(kind.latencies.count)
@@ -258,5 +259,18 @@ enum FuzzChecks {
           "the line reads back as another event: \(String(decoding: line, as: UTF8.self))")
       }
     }
+  }
+
+  /// A movie, as `crease import` reads it: read without trapping or unbounded memory, and when it
+  /// reads, each track's times ascend and its frames become events whose `t` never goes back.
+  static func movie(_ bytes: [UInt8]) {
+    guard let movie = try? MovieTiming.read(MemorySource(bytes, name: "fuzz.mp4")) else { return }
+    for track in movie.tracks {
+      precondition(track.timescale > 0, "a track without a timescale")
+      precondition(zip(track.presentationTimes, track.presentationTimes.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+    let events = RecordingImport.events(of: movie, stream: .video, camera: nil)
+    precondition(events.count == movie.tracks.reduce(0) { $0 + $1.presentationTimes.count }, "a frame lost")
+    precondition(zip(events, events.dropFirst()).allSatisfy { $0.t <= $1.t }, "t goes back")
   }
 }

@@ -9,7 +9,7 @@ public enum CreaseCommand {
   static let subcommands: [any Subcommand.Type] = [
     ReplayCommand.self, SynthCommand.self, ScenariosCommand.self, CheckCommand.self, StatsCommand.self,
     ConvertCommand.self, PlotCommand.self, BatchCommand.self, ReportCommand.self, CompareCommand.self,
-    SweepCommand.self,
+    SweepCommand.self, ImportCommand.self,
     CompletionsCommand.self,
     HelpCommand.self,
   ]

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// `crease import`: real recordings and ffmpeg-made movies, each frame's pts checked against
+/// ffprobe (Debian `ffmpeg`, which `make test` installs), and what the replay makes of them.
+@Suite("crease import: movies and timestamp lists as traces")
+struct ImportTests {
+  static let realRecordings = [
+    "sample_android_slow_motion.mp4", "sample_sef_slow_motion.mp4", "sample_sef_super_slow_motion.mp4",
+    "dolbyVision-hdr.MOV",
+  ]
+
+  /// Each `frame` line's pts value (in its timescale) and stream, in trace order.
+  static func frames(_ trace: String, stream: String = "video") throws -> [Int64] {
+    try trace.split(separator: "\n").compactMap { line in
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      guard object["kind"] as? String == "frame", object["stream"] as? String == stream else { return nil }
+      if let pts = object["pts"] as? [String: Any] { return (pts["value"] as? NSNumber)?.int64Value }
+      return (object["pts"] as? NSNumber)?.int64Value
+    }
+  }
+
+  /// The first video stream's packet pts as ffprobe reads them, in presentation order.
+  static func ffprobe(_ path: String) throws -> [Int64] {
+    let run = try runProcess(
+      "/usr/bin/ffprobe",
+      ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts", "-of", "csv=p=0", path])
+    #expect(run.status == 0, "\(run.output)")
+    return run.output.split(separator: "\n").compactMap { Int64($0) }.sorted()
+  }
+
+  /// Makes a movie with ffmpeg from a 30 fps test pattern; `filter` picks the frames kept.
+  static func ffmpeg(_ path: String, filter: String, arguments: [String] = []) throws {
+    let run = try runProcess(
+      "/usr/bin/ffmpeg",
+      [
+        "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=rate=30:duration=3:size=64x64", "-vf", filter,
+        "-fps_mode", "passthrough", "-c:v", "libx264", "-bf", "2", "-g", "15",
+      ] + arguments + [path])
+    #expect(run.status == 0, "\(run.output)")
+  }
+
+  /// The gaps' `missing` counts in the replay of `trace`.
+  static func gaps(_ trace: String) throws -> [Int] {
+    let cues = CreaseRun(["replay"], input: Array(trace.utf8)).output
+    return try cues.split(separator: "\n").compactMap { line in
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      return object["cue"] as? String == "camera.gap" ? object["missing"] as? Int : nil
+    }
+  }
+
+  @Test(
+    "each real recording: every frame's pts is ffprobe's, and its replay gives the committed cues",
+    arguments: realRecordings)
+  func realRecording(name: String) throws {
+    let path = "\(repositoryRoot)/Traces/real/\(name)"
+    let run = CreaseRun("import", path)
+    #expect(run.status == .success, "\(run.error)")
+    #expect(try Self.frames(run.output) == Self.ffprobe(path))
+    let expected = "\(repositoryRoot)/Traces/real/\(name.split(separator: ".")[0]).cues.jsonl"
+    #expect(CreaseRun(["replay"], input: Array(run.output.utf8)).output == contents(of: expected))
+  }
+
+  @Test(
+    "ffmpeg-made movies: holes reported with their missing frames, B-frames in presentation order",
+    arguments: [("mp4", [String]()), ("mov", []), ("mp4", ["-movflags", "frag_keyframe+empty_moov"])])
+  func holes(container: String, arguments: [String]) throws {
+    let path = temporaryDirectory() + "/holes.\(container)"
+    // Frames 10 to 12 and 40 are not there; the others keep their timestamps.
+    try Self.ffmpeg(path, filter: "select='not(between(n\\,10\\,12))*not(eq(n\\,40))'", arguments: arguments)
+    let trace = CreaseRun("import", path).output
+    #expect(try Self.frames(trace) == Self.ffprobe(path))
+    #expect(try Self.frames(trace).count == 86)
+    #expect(try Self.gaps(trace) == [3, 1])
+  }
+
+  @Test("a rate change (30 to 15 fps) is no gap")
+  func rateChange() throws {
+    let path = temporaryDirectory() + "/rate.mov"
+    try Self.ffmpeg(path, filter: "select='lt(n\\,30)+gte(n\\,30)*not(mod(n\\,2))'")
+    let trace = CreaseRun("import", path, "--camera", "backWide", "--stream", "main").output
+    #expect(try Self.frames(trace, stream: "main") == Self.ffprobe(path))
+    #expect(trace.contains(#""camera":"backWide""#))
+    #expect(try Self.gaps(trace) == [])
+  }
+
+  @Test("a timestamp list: nanoseconds, seconds read exactly, comments; a bad line named with its place")
+  func timestampList() throws {
+    let directory = temporaryDirectory()
+    try write(
+      "# frame times\n0\n0.033333333\n66666667  # ns\n\n0.2\n0.233333333\n0.266666666\n",
+      to: "\(directory)/times.txt")
+    let run = CreaseRun("import", "\(directory)/times.txt")
+    #expect(run.status == .success, "\(run.error)")
+    #expect(
+      try Self.frames(run.output) == [0, 33_333_333, 66_666_667, 200_000_000, 233_333_333, 266_666_666])
+    #expect(try Self.gaps(run.output) == [3])
+    try write("0\n0.0333333333\n", to: "\(directory)/bad.txt")
+    let bad = CreaseRun("import", "\(directory)/bad.txt")
+    #expect(bad.status == .dataError)
+    #expect(bad.error.contains("\(directory)/bad.txt:2:1: error: '0.0333333333' is not a timestamp"))
+  }
+
+  @Test(
+    "a damaged movie gets an error with the box and the byte, never a trap",
+    arguments: [
+      ("truncated", "mdat claims 979 bytes past the end of the file"),
+      ("count", "claims 4294967295 entries"),
+      ("size", "claims 4096 bytes"),
+      ("ftyp", "no moov box: not a movie"),
+      ("text", "at byte 0: not a QuickTime or MP4 movie"),
+    ])
+  func damaged(kind: String, message: String) throws {
+    let path = temporaryDirectory() + "/damaged.mp4"
+    var movie = try #require(bytes(of: "\(repositoryRoot)/Fuzz/Corpus/Movie/bframes.mp4"))
+    func find(_ type: String) -> Int {
+      (0..<movie.count - 4).first { Array(movie[$0..<$0 + 4]) == Array(type.utf8) }!
+    }
+    switch kind {
+    case "truncated": movie.removeLast(40)
+    case "count":
+      // stts's entry count, after its type, version and flags.
+      let stts = find("stts")
+      movie.replaceSubrange((stts + 8)..<(stts + 12), with: [0xFF, 0xFF, 0xFF, 0xFF])
+    case "size":
+      // stbl's size, the four bytes before its type, made larger than minf holds.
+      let stbl = find("stbl") - 4
+      movie.replaceSubrange(stbl..<(stbl + 4), with: [0, 0, 0x10, 0])
+    case "ftyp": movie = Array(movie[..<Int(movie[3])])  // the first box alone
+    default: movie = Array("a list of timestamps, named .mp4\n".utf8)
+    }
+    try Data(movie).write(to: URL(fileURLWithPath: path))
+    let run = CreaseRun("import", path)
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("\(path): error: ") && run.error.contains(message), "\(run.error)")
+    #expect(run.output.isEmpty)
+  }
+}
