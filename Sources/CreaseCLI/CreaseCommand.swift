@@ -78,6 +78,9 @@ public enum CreaseCommand {
       return report("\(error)", .configuration, streams)
     } catch let error as JSONFile.Error {
       return report("\(error)", .dataError, streams)
+    } catch let error as IOError where error.kind == .readerClosed {
+      // The tool a socket fed has had enough: the run ends there, as `head` ends a pipe.
+      return .success
     } catch let error as IOError {
       return report("crease: \(error)", error.kind == .missingInput ? .noInput : .ioError, streams)
     } catch {

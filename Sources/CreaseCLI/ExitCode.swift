@@ -39,8 +39,10 @@ public struct StandardStreams {
   ///
   /// A descriptor among 0, 1 and 2 that the process was started without is opened on
   /// `/dev/null` first: otherwise the next file opened would take its number, and cues meant for
-  /// standard output would land in it.
+  /// standard output would land in it. The signals that end a run are unblocked, should the
+  /// parent have started the process with them blocked.
   public static func process() -> StandardStreams {
+    InterruptCleanup.unblockSignals()
     for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
       // `open` takes the lowest free number: this one, as the lower ones are open by now.
       _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)

@@ -36,11 +36,35 @@ public enum Scenario: String, CaseIterable, Sendable {
     }
   }
 
+  /// The events of a run without end (`synth --duration 0`): pass after pass of the scenario's
+  /// own length, pass *k* with seed + *k* and moved later by *k* × (the length + one frame), so
+  /// trace time and pts continue; no pass's `end` is sent. Generated a pass at a time.
+  public func endless(_ options: SynthOptions) -> some Sequence<Event> {
+    let length = Nanoseconds(Int64((defaultDuration * 1e9).rounded()))
+    let period = length + Nanoseconds(1_000_000_000 / Int64(options.fps))
+    return (0...).lazy.flatMap { pass -> [Event] in
+      var passOptions = options
+      passOptions.seed = options.seed &+ UInt64(pass)
+      passOptions.duration = defaultDuration
+      // Saturates: a run past the end of the time range stays at its end.
+      let (product, overflow) = Int64(pass).multipliedReportingOverflow(by: period.rawValue)
+      let offset = overflow ? Nanoseconds.max : Nanoseconds(product)
+      return self.generate(passOptions).events.dropLast().map { $0.shifted(by: offset) }
+    }
+  }
+
+  /// The trace's header: the device, and the camera's declared rate when the scenario records.
+  public func header(_ options: SynthOptions) -> TraceHeader {
+    var header = TraceHeader(device: "iPhone Duo", os: "27.1")
+    header.nominalFrameRates = usesCamera ? [.video: Double(options.fps)] : [:]
+    return header
+  }
+
   /// Generates the trace.
   public func generate(_ options: SynthOptions) -> SyntheticTrace {
     var builder = TraceBuilder(options: options)
     let end = Int64(((options.duration ?? defaultDuration) * 1e9).rounded())
-    builder.header.nominalFrameRates = usesCamera ? [.video: Double(options.fps)] : [:]
+    builder.header = header(options)
     if self == .day {
       Self.day(&builder, end: end)
     } else {

@@ -3,7 +3,7 @@ import Crease
 /// Collects a synthetic trace's events from several models, then puts them in time order
 /// (stable, so events at one time keep the order they were added in).
 struct TraceBuilder {
-  var header = TraceHeader(device: "iPhone Duo", os: "27.1")
+  var header = TraceHeader()
   private var events: [Event] = []
   var random: SynthRandom
   let options: SynthOptions

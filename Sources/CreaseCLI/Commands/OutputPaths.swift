@@ -62,13 +62,19 @@ enum OutputPaths {
   }
 }
 
-/// Where a command's `-o` goes: a file replaced when complete, or standard output for `-`.
+/// Where a command's `-o` goes: a file replaced when complete, standard output for `-`, or a
+/// socket (`tcp://`, `udp://`, `unix:`).
 struct OutputTarget {
   let sink: ByteSink
   private let file: ReplacedFile?
 
   /// Opens `path` (`-` is standard output); a file is written in place when `inPlace`.
   init(_ path: String, streams: StandardStreams, inPlace: Bool = false) throws {
+    if let address = SocketAddress(path) {
+      file = nil
+      sink = try SocketSink(connectingTo: address)
+      return
+    }
     file = path == "-" ? nil : try ReplacedFile(path: path, inPlace: inPlace)
     sink = file?.sink ?? streams.output
   }

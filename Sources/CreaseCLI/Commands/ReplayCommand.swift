@@ -120,9 +120,10 @@ enum ReplayCommand: Subcommand {
       try OutputPaths.refuseOverlaps(outputs, inputs: traces, streams: streams)
     }
 
-    /// A paced run, or one reading a live standard input, has readers that follow its outputs
-    /// live; standard input redirected from a file is a file like any other.
-    var isLive: Bool { speed != nil || (traces.contains("-") && standardInputIsLive) }
+    /// A paced run, one without end (`--loop 0`), or one reading a live standard input, has
+    /// readers that follow its outputs live; standard input redirected from a file is a file
+    /// like any other.
+    var isLive: Bool { speed != nil || loops == .max || (traces.contains("-") && standardInputIsLive) }
 
     /// Whether a summary is written, which names each trace by size and digest.
     var wantsSummary: Bool { summary || outputs.contains { $0.option == summaryJSONOption.key } }
@@ -145,7 +146,7 @@ enum ReplayCommand: Subcommand {
       ? try TraceInputs.openDigesting(options.traces, streams: streams)
       : (try TraceInputs.open(options.traces, streams: streams), [])
     let files = try options.outputs.filter { $0.path != "-" }.map {
-      ($0.option, try ReplacedFile(path: $0.path, inPlace: options.isLive))
+      ($0.option, try OutputTarget($0.path, streams: streams, inPlace: options.isLive))
     }
     func sink(_ option: CommandDescription.Option) -> ByteSink? {
       guard let output = options.outputs.first(where: { $0.option == option.key }) else { return nil }

@@ -7,7 +7,13 @@ import CreaseSynth
 enum SynthCommand: Subcommand {
   static let seedOption = CommandDescription.Option(["--seed"], value: "n", help: "The seed (default 1).")
   static let durationOption = CommandDescription.Option(
-    ["--duration"], value: "seconds", help: "Length in seconds (default: the scenario's).")
+    ["--duration"], value: "seconds",
+    help: "Length in seconds (default: the scenario's); 0 runs until stopped, pass after pass.")
+  static let limitOption = CommandDescription.Option(
+    ["--limit"], value: "n", help: "Stop after n events (the header not counted).")
+  static let statsOption = CommandDescription.Option(
+    ["--stats"], value: "seconds",
+    help: "Every so many seconds, events sent, their rate and lateness on stderr.")
   static let fpsOption = CommandDescription.Option(
     ["--fps"], value: "n", help: "Camera frame rate, 1 to 240 (default 30).")
   static let hingeRateOption = CommandDescription.Option(
@@ -31,7 +37,7 @@ enum SynthCommand: Subcommand {
     ],
     options: [
       seedOption, durationOption, fpsOption, hingeRateOption, TraceInputs.speedOption, outputOption,
-      TraceOutputFormat.option,
+      TraceOutputFormat.option, limitOption, statsOption,
     ])
 
   /// The command line, read and checked whole before any file is touched.
@@ -39,6 +45,12 @@ enum SynthCommand: Subcommand {
     var scenario: Scenario
     var synth = SynthOptions()
     var speed: Double?
+    /// Whether the run goes on until stopped (`--duration 0`).
+    var endless = false
+    /// The most events to write (`--limit`).
+    var limit: Int?
+    /// How often to report progress on standard error (`--stats`).
+    var statsInterval: Nanoseconds?
     /// The file to write; `-` for standard output.
     var output: String
     /// The trace format, by the output's name or `--to`.
@@ -52,8 +64,16 @@ enum SynthCommand: Subcommand {
       }
       self.scenario = scenario
       synth.seed = try arguments.value(seedOption, as: "a whole number", { UInt64($0) }) ?? 1
-      synth.duration = try arguments.value(durationOption, as: "a positive number of seconds") { text in
-        Double(text).flatMap { $0 > 0 && $0 <= 86_400 ? $0 : nil }
+      let duration = try arguments.value(durationOption, as: "0, or a positive number of seconds") { text in
+        Double(text).flatMap { $0 >= 0 && $0 <= 86_400 ? $0 : nil }
+      }
+      endless = duration == 0
+      synth.duration = endless ? nil : duration
+      limit = try arguments.value(limitOption, as: "a whole number from 1") {
+        Int($0).flatMap { $0 >= 1 ? $0 : nil }
+      }
+      statsInterval = try arguments.value(statsOption, as: "a positive number of seconds") { text in
+        Double(text).flatMap { $0 > 0 && $0 <= 86_400 ? Nanoseconds(rounding: $0 * 1e9) : nil }
       }
       synth.fps =
         try arguments.value(fpsOption, as: "a frame rate from 1 to 240") {
@@ -72,30 +92,79 @@ enum SynthCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let options = try Options(arguments)
     let pacer = options.speed.map { Pacer(speed: $0) }
-    let target = try OutputTarget(options.output, streams: streams, inPlace: pacer != nil)
+    let target = try OutputTarget(options.output, streams: streams, inPlace: pacer != nil || options.endless)
     var output = LineOutput(sink: target.sink, pacer: pacer)
-    let trace = options.scenario.generate(options.synth)
-    let start = trace.events.first?.t ?? .zero
-    switch options.format {
-    case .jsonl:
-      try output.write(at: start) { TraceEncoder.encode(.header(trace.header), into: &$0) }
-      for event in trace.events {
-        try output.write(at: event.t) { TraceEncoder.encode(.event(event), into: &$0) }
+    let header = options.scenario.header(options.synth)
+    let events: AnySequence<Event> =
+      options.endless
+      ? AnySequence(options.scenario.endless(options.synth))
+      : AnySequence(options.scenario.generate(options.synth).events)
+    var encoder = BinaryTraceEncoder()
+    var record: [UInt8] = options.format == .binary ? encoder.fileHeader : []
+    var stats = options.statsInterval.map { SynthStats(interval: $0, sink: streams.error) }
+    var written = 0
+    for (index, event) in events.enumerated() {
+      if index == 0 {
+        try write(.header(header), at: event.t, format: options.format, &encoder, &record, to: &output)
       }
-    case .binary:
-      var encoder = BinaryTraceEncoder()
-      var record = encoder.fileHeader
-      try encoder.encode(.header(trace.header), into: &record)
-      try output.write(at: start) { [record] in $0 += record }
-      for event in trace.events {
-        record.removeAll(keepingCapacity: true)
-        try encoder.encode(.event(event), into: &record)
-        try output.write(at: event.t) { [record] in $0 += record }
-      }
+      if written == options.limit { break }
+      try write(.event(event), at: event.t, format: options.format, &encoder, &record, to: &output)
+      written += 1
+      try stats?.sent(written, pacer: output.pacer)
     }
     try output.flush()
     try target.commit()
     return .success
+  }
+
+  /// Writes one record as the format wants it, due at `t`.
+  private static func write(
+    _ item: TraceRecord, at t: Nanoseconds, format: TraceOutputFormat, _ encoder: inout BinaryTraceEncoder,
+    _ record: inout [UInt8], to output: inout LineOutput
+  ) throws {
+    switch format {
+    case .jsonl:
+      try output.write(at: t) { TraceEncoder.encode(item, into: &$0) }
+    case .binary:
+      try encoder.encode(item, into: &record)
+      try output.write(at: t) { [record] in $0 += record }
+      record.removeAll(keepingCapacity: true)
+    }
+  }
+}
+
+/// `--stats`: every so many seconds of wall time, what a long run has sent.
+struct SynthStats {
+  let interval: Nanoseconds
+  let sink: ByteSink
+  private let clock = SystemClock()
+  private let start: Nanoseconds
+  private var next: Nanoseconds
+
+  init(interval: Nanoseconds, sink: ByteSink) {
+    self.interval = interval
+    self.sink = sink
+    start = clock.now()
+    next = start + interval
+  }
+
+  /// Reports when the interval has passed: events sent, their rate, and pacing lateness.
+  mutating func sent(_ events: Int, pacer: Pacer?) throws {
+    // The clock is read every 1,024 events unless paced: an unpaced run sends millions a second.
+    guard pacer != nil || events % 1024 == 0 else { return }
+    let now = clock.now()
+    guard now >= next else { return }
+    next = now + interval
+    let seconds = Double((now - start).rawValue) / 1e9
+    var line =
+      "crease synth: \(events) events in \(TextTable.fixed(seconds, 1)) s, "
+      + "\(TextTable.fixed(Double(events) / seconds, 1))/s"
+    if let accuracy = pacer?.accuracy {
+      line +=
+        ", late p50 \(TextTable.fixed(Double(accuracy.p50.rawValue) / 1e6, 3)) ms"
+        + ", p99 \(TextTable.fixed(Double(accuracy.p99.rawValue) / 1e6, 3)) ms"
+    }
+    try sink.write(line + "\n")
   }
 }
 

@@ -24,7 +24,9 @@ enum TraceOutputFormat: String, CaseIterable {
   static func resolve(_ arguments: ParsedArguments, output path: String) throws -> TraceOutputFormat {
     if let chosen = try arguments.choice(option, of: TraceOutputFormat.self) { return chosen }
     if BinaryTraceFormat.isBinary(path: path) { return .binary }
-    if path == "-" || path.hasSuffix(".jsonl") || isStream(path) { return .jsonl }
+    if path == "-" || path.hasSuffix(".jsonl") || isStream(path) || SocketAddress(path) != nil {
+      return .jsonl
+    }
     throw UsageError(
       "'\(path)' names no trace format: end it in .crtrace (binary) or .jsonl (JSON Lines), or add "
         + "'--to binary' or '--to jsonl'.")

@@ -19,19 +19,7 @@ struct LoopShift {
       last = max(last, event.t)
       return event
     }
-    var moved = event
-    moved.t = event.t + offset
-    switch event.payload {
-    case .frame(var frame):
-      frame.pts = PresentationTime(nanoseconds: (frame.pts.nanoseconds + offset).rawValue)
-      moved.payload = .frame(frame)
-    case .drop(var drop):
-      drop.pts = PresentationTime(nanoseconds: (drop.pts.nanoseconds + offset).rawValue)
-      moved.payload = .drop(drop)
-    default:
-      break
-    }
-    return moved
+    return event.shifted(by: offset)
   }
 
   /// Starts the next pass.

@@ -12,6 +12,8 @@ public struct IOError: Error, Hashable, Sendable, CustomStringConvertible {
     case missingInput
     /// Any other read or write failure (exit 74).
     case other
+    /// The reader of a socket output closed it: the run ends there, with success (SPEC 6).
+    case readerClosed
   }
 
   /// What failed, for the exit status.

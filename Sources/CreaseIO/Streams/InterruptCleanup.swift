@@ -21,7 +21,7 @@ import Synchronization
 /// free the old array (and a removed path) only once no handler is reading (``readers`` is 0,
 /// read after the new array was published, so a handler that starts later cannot reach the
 /// old one). Any number of files may be registered.
-enum InterruptCleanup {
+package enum InterruptCleanup {
   /// The paths registered, as C strings owned by this type; changed under the mutex.
   private static let registered = Locked<[UnsafeMutablePointer<CChar>]>([])
   /// What the handler walks: the registered paths as a NULL-terminated array. Shared across
@@ -39,6 +39,16 @@ enum InterruptCleanup {
     SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM,
     SIGPROF,
   ]
+
+  /// Unblocks ``signals``, which a process inherits blocked from a parent that blocks them (a
+  /// test runner's threads, some supervisors): a run without end must still stop at SIGTERM or
+  /// SIGINT. What the parent set to be ignored stays ignored; only the mask changes.
+  package static func unblockSignals() {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for signal in signals { sigaddset(&set, signal) }
+    sigprocmask(SIG_UNBLOCK, &set, nil)
+  }
 
   /// Removes `path` if the process is ended by a signal before ``unregister(_:)``.
   static func register(_ path: String) {

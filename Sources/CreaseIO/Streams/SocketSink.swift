@@ -1,0 +1,203 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a socket output goes (SPEC 6): `tcp://HOST:PORT` (a stream, one line per event or
+/// cue), `udp://HOST:PORT` (one datagram a line) or `unix:PATH` (a stream socket). A host may
+/// be a name, an IPv4 address or a bracketed IPv6 literal (`tcp://[::1]:9000`).
+public enum SocketAddress: Hashable, Sendable, CustomStringConvertible {
+  /// A TCP connection.
+  case tcp(host: String, port: String)
+  /// UDP datagrams to one address.
+  case udp(host: String, port: String)
+  /// A Unix-domain stream socket.
+  case unix(path: String)
+
+  /// The address `text` spells, or `nil` when it names no socket (a file path).
+  public init?(_ text: String) {
+    if text.hasPrefix("unix:") {
+      let path = String(text.dropFirst("unix:".count))
+      guard !path.isEmpty else { return nil }
+      self = .unix(path: path)
+      return
+    }
+    let isTCP = text.hasPrefix("tcp://")
+    guard isTCP || text.hasPrefix("udp://") else { return nil }
+    let rest = text.dropFirst("tcp://".count)
+    let host: Substring
+    let port: Substring
+    if rest.hasPrefix("[") {
+      guard let close = rest.firstIndex(of: "]"), rest[rest.index(after: close)...].hasPrefix(":") else {
+        return nil
+      }
+      host = rest[rest.index(after: rest.startIndex)..<close]
+      port = rest[rest.index(close, offsetBy: 2)...]
+    } else {
+      guard let colon = rest.lastIndex(of: ":") else { return nil }
+      host = rest[..<colon]
+      port = rest[rest.index(after: colon)...]
+    }
+    guard !host.isEmpty, let number = Int(port), (1...65535).contains(number) else { return nil }
+    self = isTCP ? .tcp(host: String(host), port: String(port)) : .udp(host: String(host), port: String(port))
+  }
+
+  /// The address as it was given.
+  public var description: String {
+    switch self {
+    case .tcp(let host, let port): "tcp://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    case .udp(let host, let port): "udp://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    case .unix(let path): "unix:\(path)"
+    }
+  }
+}
+
+/// A sink that sends to a connected socket: TCP and Unix streams as written (a slow reader
+/// holds the writer back), UDP a datagram per line. A reader that goes away ends the output
+/// with ``IOError/Kind-swift.enum/readerClosed``; nothing listening is an ``IOError`` naming the
+/// address.
+public final class SocketSink: ByteSink {
+  /// The address, as given.
+  public let address: SocketAddress
+  private let descriptor: Int32
+  private let isDatagram: Bool
+  private var buffer: [UInt8] = []
+
+  /// Connects to `address`.
+  /// - Throws: ``IOError`` naming the address when nothing listens there or it cannot be reached.
+  public init(connectingTo address: SocketAddress) throws {
+    self.address = address
+    switch address {
+    case .unix(let path):
+      isDatagram = false
+      descriptor = try Self.connectUnix(path, name: address.description)
+    case .tcp(let host, let port):
+      isDatagram = false
+      descriptor = try Self.connect(host: host, port: port, datagram: false, name: address.description)
+    case .udp(let host, let port):
+      isDatagram = true
+      descriptor = try Self.connect(host: host, port: port, datagram: true, name: address.description)
+    }
+    #if canImport(Darwin)
+      var on: Int32 = 1
+      setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+    #endif
+  }
+
+  /// Buffers `bytes`; whole lines go out at each ``flush()`` (the pacer flushes every line).
+  public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= 1 << 16 { try flush() }
+  }
+
+  /// Sends what is buffered: a stream as it is, datagrams a line each (up to the last newline).
+  public func flush() throws {
+    guard !buffer.isEmpty else { return }
+    guard isDatagram else {
+      try buffer.withUnsafeBytes { try send($0) }
+      buffer.removeAll(keepingCapacity: true)
+      return
+    }
+    var start = 0
+    while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      try buffer.withUnsafeBytes { try send(UnsafeRawBufferPointer(rebasing: $0[start...newline])) }
+      start = newline + 1
+    }
+    buffer.removeFirst(start)
+  }
+
+  private func send(_ bytes: UnsafeRawBufferPointer) throws {
+    var offset = 0
+    repeat {
+      #if canImport(Glibc)
+        let sent = Glibc.send(
+          descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+      #else
+        let sent = Darwin.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, 0)
+      #endif
+      if sent < 0 {
+        if errno == EINTR { continue }
+        if errno == EPIPE || errno == ECONNRESET {
+          throw IOError(
+            kind: .readerClosed, path: address.description, reason: "the reader closed the connection")
+        }
+        if errno == ECONNREFUSED { throw IOError(path: address.description, reason: "nothing listens there") }
+        throw IOError.fromErrno(address.description)
+      }
+      offset += sent
+    } while offset < bytes.count
+  }
+
+  private static func connect(host: String, port: String, datagram: Bool, name: String) throws -> Int32 {
+    var hints = addrinfo()
+    hints.ai_family = AF_UNSPEC
+    #if canImport(Glibc)
+      hints.ai_socktype = Int32((datagram ? SOCK_DGRAM : SOCK_STREAM).rawValue)
+    #else
+      hints.ai_socktype = datagram ? SOCK_DGRAM : SOCK_STREAM
+    #endif
+    var found: UnsafeMutablePointer<addrinfo>?
+    let status = getaddrinfo(host, port, &hints, &found)
+    guard status == 0, let first = found else {
+      throw IOError(path: name, reason: "cannot resolve the host: \(String(cString: gai_strerror(status)))")
+    }
+    defer { freeaddrinfo(first) }
+    var reason = "no address"
+    var candidate: UnsafeMutablePointer<addrinfo>? = first
+    while let info = candidate {
+      candidate = info.pointee.ai_next
+      let descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+      guard descriptor >= 0 else { continue }
+      if connectSocket(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return descriptor }
+      reason = errno == ECONNREFUSED ? "nothing listens there" : String(cString: strerror(errno))
+      close(descriptor)
+    }
+    throw IOError(path: name, reason: reason)
+  }
+
+  private static func connectUnix(_ path: String, name: String) throws -> Int32 {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    guard bytes.count < capacity else {
+      throw IOError(
+        path: name, reason: "the path is longer than a socket address holds (\(capacity - 1) bytes)")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: bytes)
+      raw[bytes.count] = 0
+    }
+    #if canImport(Glibc)
+      let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { throw IOError.fromErrno(name) }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connectSocket(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard connected == 0 else {
+      let reason =
+        errno == ECONNREFUSED || errno == ENOENT ? "nothing listens there" : String(cString: strerror(errno))
+      close(descriptor)
+      throw IOError(path: name, reason: reason)
+    }
+    return descriptor
+  }
+
+  deinit {
+    try? flush()
+    close(descriptor)
+  }
+}
+
+/// The C library's `connect`, which the class's own names would hide.
+private func connectSocket(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t)
+  -> Int32
+{
+  connect(descriptor, address, length)
+}
