@@ -63,7 +63,8 @@ test-deps:
 	fi
 
 # The Dask fleet driver's test (Integrations/dask), in its own virtual environment made from the
-# pinned requirements (remade when they change): a LocalCluster of 2 workers against crease batch.
+# pinned requirements (remade when they change): a LocalCluster of 2 workers, and a scheduler and
+# workers started as their own processes on 127.0.0.1, against crease batch.
 DASK_VENV = Integrations/dask/.venv
 dask-test: deps
 	$(SWIFT) build --product crease

@@ -1,9 +1,16 @@
 """Crease's fleet map and reduce on a Dask cluster.
 
-The map runs one `crease replay --summary-json -` per trace on the workers (crease on each
-worker's PATH, the traces on a filesystem the workers share); the reduce is `crease report`
-over the gathered summaries, run here. The result is the same report.json and report.txt that
-`crease batch` writes for the same traces, byte for byte.
+The map runs one `crease replay --summary-json -` per trace on the workers, each writing its
+trace's summary into the output directory; the reduce is a tree of `crease report` merges, also
+on the workers, so the client receives one report, never every summary. The result is the same
+summaries, report.json and report.txt that `crease batch` writes for the same traces, byte for
+byte: `crease report` merges associatively and in a canonical order.
+
+The workers need nothing but `crease` (on their PATH, or `--crease PATH`) and a filesystem they
+share with each other for the traces and the output directory: the driver uploads this package
+to them (`Client.upload_file`), so it need not be installed there. A worker that dies
+mid-run loses no trace: Dask runs its tasks again elsewhere, and each trace's summary is written
+whole, by whichever run finishes, under a name of its own.
 
 A trace whose replay fails (it cannot be opened, or crease fails) is retried once by Dask, then
 reported as failed in the report, never lost.
@@ -18,10 +25,13 @@ import pathlib
 import shutil
 import subprocess
 import tempfile
+import zipfile
 
 # Exit statuses of crease (SPEC 6), and how bad each is: the driver exits with the worst, as
 # `crease batch` does.
 SEVERITY = {0: 0, 65: 1, 66: 2, 78: 3, 74: 4, 64: 5, 1: 6}
+# How many reports one merge task takes: a tree of merges, each small, none on the client.
+FAN_IN = 16
 
 
 class ReplayFailed(Exception):
@@ -36,8 +46,9 @@ class ReplayFailed(Exception):
         self.message = message
 
 
-def replay(trace: str, crease: str = "crease") -> tuple[int, str]:
-    """Replays one trace on a worker; returns crease's exit status and the summary JSON.
+def replay(trace: str, crease: str = "crease", summary_path: str | None = None) -> tuple[int, str]:
+    """Replays one trace on a worker; returns crease's exit status and the summary JSON, which
+    it also writes to `summary_path` (replacing it whole) when given.
 
     Bad lines (exit 65) still give a summary. Without one, raises ReplayFailed, so that Dask
     retries the task.
@@ -51,10 +62,65 @@ def replay(trace: str, crease: str = "crease") -> tuple[int, str]:
         check=False,
     )
     if run.stdout.strip():
+        if summary_path is not None:
+            # Written beside, then renamed: a run killed halfway leaves no partial summary, and a
+            # second run of the task (after a lost worker) replaces the first with the same bytes.
+            partial = f"{summary_path}.{os.getpid()}.partial"
+            with open(partial, "w", encoding="utf-8") as file:
+                file.write(run.stdout)
+            os.replace(partial, summary_path)
         return run.returncode, run.stdout
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     message = lines[-1] if lines else f"crease exited with status {run.returncode}"
     raise ReplayFailed(run.returncode, message.removeprefix("crease: "))
+
+
+@dataclasses.dataclass
+class Part:
+    """Some traces' share of the reduce: each trace's exit status and error (None when it
+    replayed), in order, and their report as JSON, as `crease report` reads it."""
+
+    outcomes: list[tuple[int, str | None]]
+    report: str
+    text: str | None = None
+
+
+def leaf(trace: str, crease: str, summary_path: str) -> Part:
+    """One trace's part: its summary, or a report of one failed row."""
+    try:
+        status, summary = replay(trace, crease, summary_path)
+        return Part([(status, None)], summary)
+    except ReplayFailed as error:
+        return Part([(error.status, error.message)], json.dumps(failed_report(trace, error.message)))
+
+
+def merge(parts: list[Part], crease: str, render_text: bool = False) -> Part:
+    """The parts merged by `crease report` on a worker; the root renders the text report too."""
+    executable = shutil.which(crease) or crease
+    with tempfile.TemporaryDirectory() as scratch:
+        inputs = []
+        for index, part in enumerate(parts):
+            path = os.path.join(scratch, f"{index}.json")
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(part.report)
+            inputs.append(path)
+
+        def report(form: str) -> str:
+            return subprocess.run(
+                [executable, "report", "-f", form, *inputs], capture_output=True, text=True, check=True).stdout
+
+        return Part(
+            [outcome for part in parts for outcome in part.outcomes], report("json"),
+            report("text") if render_text else None)
+
+
+def crease_version(crease: str = "crease") -> str:
+    """`crease --version` where this runs (a worker, through `client.run`), or why it cannot run."""
+    executable = shutil.which(crease)
+    if executable is None:
+        return f"error: '{crease}' is not a command here (PATH={os.environ.get('PATH', '')})"
+    run = subprocess.run([executable, "--version"], capture_output=True, text=True, check=False)
+    return run.stdout.strip() if run.returncode == 0 else f"error: '{executable} --version' failed"
 
 
 def find_crease(given: str | None) -> str | None:
@@ -80,7 +146,6 @@ class Outcome:
 
     trace: str
     status: int
-    summary: str | None = None
     error: str | None = None
 
 
@@ -111,50 +176,71 @@ def output_names(traces: list[str]) -> list[str]:
     return names
 
 
+def ship_code(client) -> None:
+    """Sends this package to the workers, and to any that join later (`Client.upload_file`, a
+    zip they put on their `sys.path`): the workers need not have it installed."""
+    package = pathlib.Path(__file__).resolve().parent
+    with tempfile.TemporaryDirectory() as scratch:
+        archive = pathlib.Path(scratch) / "crease_fleet.zip"
+        with zipfile.ZipFile(archive, "w") as zipped:
+            for source in sorted(package.glob("*.py")):
+                zipped.write(source, f"crease_fleet/{source.name}")
+        client.upload_file(str(archive), load=True)
+
+
+def check_workers(client, crease: str) -> str | None:
+    """Whether every worker can run `crease` and has the same version as the others (and as
+    this machine's, when it has one): None, or a message naming each worker that cannot."""
+    versions = client.run(crease_version, crease)
+    if not versions:
+        return "no worker is connected to the scheduler"
+    broken = {worker: answer for worker, answer in versions.items() if answer.startswith("error: ")}
+    if broken:
+        return "; ".join(f"worker {worker}: {answer.removeprefix('error: ')}" for worker, answer in sorted(broken.items()))
+    local = crease_version(crease)
+    expected = local if not local.startswith("error: ") else next(iter(sorted(versions.values())))
+    different = {worker: version for worker, version in versions.items() if version != expected}
+    if different:
+        return "; ".join(
+            f"worker {worker} runs crease {version}, not {expected}" for worker, version in sorted(different.items()))
+    return None
+
+
 def run_fleet(client, traces: list[str], directory: str, crease: str = "crease") -> list[Outcome]:
-    """Maps the traces over `client`'s workers, then writes each summary and the report to
-    `directory`. Returns what became of each trace, in order."""
+    """Maps the traces over `client`'s workers, each writing its summary into `directory` (which
+    they must share), reduces them there by a tree of merges, and writes the report. Returns what
+    became of each trace, in order."""
     from distributed import wait
 
-    futures = [
-        client.submit(replay, trace, crease, key=f"crease-replay-{index}", retries=1, pure=False)
-        for index, trace in enumerate(traces)
-    ]
-    wait(futures)
-    outcomes = []
-    for trace, future in zip(traces, futures):
-        if future.status == "finished":
-            status, summary = future.result()
-            outcomes.append(Outcome(trace, status, summary=summary))
-        else:
-            error = future.exception()
-            status = error.status if isinstance(error, ReplayFailed) else 1
-            message = error.message if isinstance(error, ReplayFailed) else str(error)
-            outcomes.append(Outcome(trace, status, error=message))
-    write_report(outcomes, directory, crease)
-    return outcomes
-
-
-def write_report(outcomes: list[Outcome], directory: str, crease: str = "crease") -> None:
-    """The reduce step, here: the summaries into `directory`, then `crease report` on them."""
     os.makedirs(directory, exist_ok=True)
-    inputs = []
-    with tempfile.TemporaryDirectory() as scratch:
-        for name, outcome in zip(output_names([o.trace for o in outcomes]), outcomes):
-            if outcome.summary is not None:
-                path = os.path.join(directory, f"{name}.summary.json")
-                with open(path, "w", encoding="utf-8") as file:
-                    file.write(outcome.summary)
-            else:
-                path = os.path.join(scratch, f"{name}.failed.json")
-                with open(path, "w", encoding="utf-8") as file:
-                    json.dump(failed_report(outcome.trace, outcome.error or "failed"), file)
-            inputs.append(path)
-        executable = shutil.which(crease) or crease
-        for form, file in (("json", "report.json"), ("text", "report.txt")):
-            subprocess.run(
-                [executable, "report", "-f", form, "-o", os.path.join(directory, file), *inputs], check=True
-            )
+    directory = os.path.abspath(directory)
+    names = output_names(traces)
+    level = [
+        client.submit(
+            leaf, trace, crease, os.path.join(directory, f"{name}.summary.json"), key=f"crease-replay-{index}",
+            retries=1, pure=False)
+        for index, (trace, name) in enumerate(zip(traces, names))
+    ]
+    depth = 0
+    # Merges of FAN_IN parts at a time, level by level, until one is left: the root renders the
+    # text too. A single trace still goes through one merge, as `crease report` of its summary.
+    while True:
+        groups = [level[start:start + FAN_IN] for start in range(0, len(level), FAN_IN)]
+        root = len(groups) == 1
+        level = [
+            client.submit(merge, group, crease, root, key=f"crease-merge-{depth}-{index}", retries=1, pure=False)
+            for index, group in enumerate(groups)
+        ]
+        depth += 1
+        if root:
+            break
+    wait(level)
+    root = level[0].result()
+    with open(os.path.join(directory, "report.json"), "w", encoding="utf-8") as file:
+        file.write(root.report)
+    with open(os.path.join(directory, "report.txt"), "w", encoding="utf-8") as file:
+        file.write(root.text or "")
+    return [Outcome(trace, status, error=error) for trace, (status, error) in zip(traces, root.outcomes)]
 
 
 def worst_status(outcomes: list[Outcome]) -> int:

@@ -11,7 +11,7 @@ import logging
 import os
 import sys
 
-from . import find_crease, run_fleet, worst_status
+from . import check_workers, find_crease, run_fleet, ship_code, worst_status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,12 +26,15 @@ def main(argv: list[str] | None = None) -> int:
     where.add_argument("--local", metavar="N", type=int, help="start a LocalCluster of N worker processes")
     parser.add_argument("-d", "--directory", metavar="DIR", required=True, help="where the summaries and the report go")
     parser.add_argument(
-        "--crease", help="the crease command on the workers (default: $CREASE, crease on PATH, or this checkout's build)")
+        "--crease",
+        help="the crease command on the workers (default: with --local, $CREASE, crease on PATH or this checkout's "
+        "build; with --scheduler, crease on each worker's PATH)")
     parser.add_argument("traces", nargs="+", metavar="TRACE", help="trace paths every worker can open, as given")
     arguments = parser.parse_args(argv)
     if arguments.local is not None and arguments.local < 1:
         parser.error("--local needs at least 1 worker")
-    crease = find_crease(arguments.crease)
+    # On a cluster the workers find crease on their own PATH; this machine's need not exist.
+    crease = find_crease(arguments.crease) if arguments.local is not None else (arguments.crease or "crease")
     if crease is None:
         where = f"'{arguments.crease}' is not a command" if arguments.crease else "crease is not on PATH nor built here"
         print(
@@ -56,6 +59,12 @@ def main(argv: list[str] | None = None) -> int:
         cluster = None
         client = Client(arguments.scheduler)
     try:
+        ship_code(client)
+        problem = check_workers(client, crease)
+        if problem is not None:
+            print(f"crease_fleet: {problem}. Every worker needs the same crease (make install on each, "
+                  "or --crease PATH).", file=sys.stderr)
+            return 69  # EX_UNAVAILABLE
         outcomes = run_fleet(client, traces, arguments.directory, crease)
     finally:
         client.close()
