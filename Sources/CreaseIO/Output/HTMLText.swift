@@ -1,11 +1,12 @@
-/// Text made safe for HTML: the five characters with a meaning in markup escaped, so a trace
-/// named `<script>` is shown, not run.
-enum HTMLText {
-  /// `text` with `&`, `<`, `>`, `"` and `'` as character references.
-  static func escaped(_ text: String) -> String {
+/// Text made safe for HTML and SVG: the five characters with a meaning in markup escaped, so a
+/// trace named `<script>` is shown, not run, and control characters (which XML 1.0 does not
+/// allow even escaped) shown as `\u0001`.
+package enum HTMLText {
+  /// `text` with `&`, `<`, `>`, `"` and `'` as character references, control characters spelled.
+  package static func escaped(_ text: String) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count)
-    for character in text {
+    for character in text.escapingControlCharacters {
       switch character {
       case "&": result += "&amp;"
       case "<": result += "&lt;"

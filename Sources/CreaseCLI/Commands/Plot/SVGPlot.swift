@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 /// Draws a trace and its cues as SVG: the hinge angle over time with its boundaries and status
 /// bands, hinge cues as markers, a capture lane with gaps, masks and camera decisions, and a
@@ -456,21 +457,8 @@ struct SVGPlot {
     return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
   }
 
-  /// `text` as XML character data: markup escaped, and control characters (which XML 1.0 does
-  /// not allow even escaped) shown as `\u0001`.
-  private static func escape(_ text: String) -> String {
-    var escaped = ""
-    for character in text.escapingControlCharacters {
-      switch character {
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "&": escaped += "&amp;"
-      case "\"": escaped += "&quot;"
-      default: escaped.append(character)
-      }
-    }
-    return escaped
-  }
+  /// `text` as XML character data (``HTMLText/escaped(_:)``).
+  private static func escape(_ text: String) -> String { HTMLText.escaped(text) }
 }
 
 /// A coordinate with at most two decimals, the same on every machine.
