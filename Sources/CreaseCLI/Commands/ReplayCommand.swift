@@ -140,7 +140,7 @@ enum ReplayCommand: Subcommand {
     replay.loops = options.loops
     replay.maximumThreads = options.threads
     // Every argument is valid by now: only then are inputs opened and outputs created.
-    // Digested only for a summary: half an instruction a byte a plain replay need not pay.
+    // Digested only for a summary: an instruction a byte a plain replay need not pay.
     let (sources, digests) =
       options.wantsSummary
       ? try TraceInputs.openDigesting(options.traces, streams: streams)

@@ -96,7 +96,7 @@ enum TraceInputs {
 
   /// Opens every trace before any is read, so a missing file fails before output starts.
   static func open(_ paths: [String], streams: StandardStreams) throws -> [ByteSource] {
-    try openDigesting(paths, streams: streams).sources
+    try open(paths, streams: streams, digesting: false).sources
   }
 
   /// Opens every trace as ``open(_:streams:)`` does, each digested as it is read, for a
@@ -104,15 +104,26 @@ enum TraceInputs {
   static func openDigesting(_ paths: [String], streams: StandardStreams) throws
     -> (sources: [ByteSource], digests: [DigestingSource])
   {
+    try open(paths, streams: streams, digesting: true)
+  }
+
+  private static func open(_ paths: [String], streams: StandardStreams, digesting: Bool) throws
+    -> (sources: [ByteSource], digests: [DigestingSource])
+  {
     guard paths.filter({ $0 == "-" }).count <= 1 else {
       throw UsageError("Standard input ('-') can be read only once.")
     }
-    let digests = try paths.map { path in
-      DigestingSource(path == "-" ? streams.input : try FileSource(path: path))
-    }
-    // Standard input has no extension to tell its format: its first bytes do.
-    let sources = try zip(paths, digests).map { path, digest -> ByteSource in
-      path == "-" ? try SniffedSource(digest) : digest
+    var digests: [DigestingSource] = []
+    let sources = try paths.map { path -> ByteSource in
+      var source: ByteSource = path == "-" ? streams.input : try FileSource(path: path)
+      // Digesting costs an instruction a byte: only where a summary names the trace.
+      if digesting {
+        let digest = DigestingSource(source)
+        digests.append(digest)
+        source = digest
+      }
+      // Standard input has no extension to tell its format: its first bytes do.
+      return path == "-" ? try SniffedSource(source) : source
     }
     return (sources, digests)
   }
