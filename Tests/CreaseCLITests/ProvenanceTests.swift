@@ -170,4 +170,22 @@ struct ProvenanceTests {
       CreaseRun("compare", "\(directory)/base.json", "\(directory)/edited.json", "--any-traces").status
         == .success)
   }
+
+  @Test("a --strict replay stopped at its first bad line still names the whole file")
+  func strictStopNamesWholeFile() throws {
+    // A bad first line, then far more than a read's worth of good ones.
+    let trace = temporaryDirectory() + "/late-bad.jsonl"
+    try write("{not json\n" + CreaseRun("synth", "day", "--duration", "60").output, to: trace)
+    // One thread: no reading ahead, so the replay stops with most of the file unread.
+    let run = CreaseRun(
+      "replay", trace, "--strict", "--threads", "1", "-o", "/dev/null", "--summary-json", "-")
+    #expect(run.status == .dataError)
+    let source = try #require((try Self.json(run.output)["sources"] as? [[String: Any]])?.first)
+    #expect((source["lines"] as? Int ?? .max) < 1000, "the replay stopped early")
+    let size = try FileManager.default.attributesOfItem(atPath: trace)[.size] as? Int
+    #expect(source["bytes"] as? Int == size, "the rest of the file was digested too")
+    let whole = CreaseRun("replay", trace, "-o", "/dev/null", "--summary-json", "-")
+    let wholeSource = try #require((try Self.json(whole.output)["sources"] as? [[String: Any]])?.first)
+    #expect(source["digest"] as? String == wholeSource["digest"] as? String)
+  }
 }

@@ -195,6 +195,15 @@ struct SocketOutputTests {
           .joined(separator: "\n")))
   }
 
+  @Test("--stats reports events sent and their rate on standard error, the output unchanged")
+  func stats() throws {
+    // An interval of a microsecond: the first check, at 1,024 events, reports.
+    let run = CreaseRun("synth", "day", "--limit", "3000", "--stats", "0.000001")
+    #expect(run.status == .success)
+    #expect(run.error.contains("crease synth: 1024 events in ") && run.error.contains("/s"), "\(run.error)")
+    #expect(run.output == CreaseRun("synth", "day", "--limit", "3000").output)
+  }
+
   @Test("replay --loop 0 stopped by SIGTERM leaves complete lines only")
   func endlessReplayStopped() throws {
     let output = temporaryDirectory() + "/loop.jsonl"
