@@ -1,0 +1,125 @@
+import Crease
+
+/// One track's tables while they are read.
+struct TrackTables {
+  /// The `trak` box, named in errors.
+  let box: MovieBox
+  var id: UInt32
+  var timescale: Int32
+  var decodeTimes: [Int64] = []
+  var offsets: [Int64] = []
+  var nextDecodeTime: Int64 = 0
+  /// Added to every presentation time: the edit list's empty edits less its first media time.
+  var shift: Int64 = 0
+
+  /// The tables of `trak`, or `nil` when it is not a video track.
+  init?(_ trak: MovieBox, movieTimescale: UInt32) throws(MovieFormatError) {
+    box = trak
+    let children = try trak.children()
+    guard var header = children.first(where: { $0.type == "tkhd" }) else {
+      throw trak.error("trak without tkhd")
+    }
+    let version = try header.versionAndFlags().version
+    try header.skip(version == 1 ? 16 : 8)
+    id = try header.uint32()
+    guard let media = children.first(where: { $0.type == "mdia" }) else {
+      throw trak.error("trak without mdia")
+    }
+    let mediaBoxes = try media.children()
+    guard var handler = mediaBoxes.first(where: { $0.type == "hdlr" }) else {
+      throw media.error("mdia without hdlr")
+    }
+    _ = try handler.versionAndFlags()
+    try handler.skip(4)
+    guard try handler.fourCC() == "vide" else { return nil }
+    guard var mediaHeader = mediaBoxes.first(where: { $0.type == "mdhd" }) else {
+      throw media.error("mdia without mdhd")
+    }
+    let mediaVersion = try mediaHeader.versionAndFlags().version
+    try mediaHeader.skip(mediaVersion == 1 ? 16 : 8)
+    let scale = try mediaHeader.uint32()
+    guard scale > 0, let timescale = Int32(exactly: scale) else {
+      throw mediaHeader.error("timescale \(scale) is not a CMTime timescale (1 to 2³¹ − 1)")
+    }
+    self.timescale = timescale
+    if let edits = children.first(where: { $0.type == "edts" }) {
+      shift = try Self.shift(of: edits, mediaTimescale: Int64(scale), movieTimescale: Int64(movieTimescale))
+    }
+    guard let information = mediaBoxes.first(where: { $0.type == "minf" }),
+      let table = try information.children().first(where: { $0.type == "stbl" })
+    else { return }
+    let tables = try table.children()
+    if var stts = tables.first(where: { $0.type == "stts" }) {
+      _ = try stts.versionAndFlags()
+      for _ in 0..<(try stts.entryCount(entrySize: 8)) {
+        let count = Int(try stts.uint32())
+        let duration = try stts.uint32()
+        guard count <= MovieTiming.mostSamples - decodeTimes.count else {
+          throw stts.error("more than \(MovieTiming.mostSamples) samples")
+        }
+        for _ in 0..<count { try addSample(duration: duration, offset: 0, in: stts) }
+      }
+    }
+    if var ctts = tables.first(where: { $0.type == "ctts" }) {
+      _ = try ctts.versionAndFlags()
+      var sample = 0
+      for _ in 0..<(try ctts.entryCount(entrySize: 8)) {
+        let count = Int(try ctts.uint32())
+        let offset = Int64(try ctts.int32())
+        guard count <= offsets.count - sample else {
+          throw ctts.error("composition offsets for more samples than stts has (\(offsets.count))")
+        }
+        for index in sample..<(sample + count) { offsets[index] = offset }
+        sample += count
+      }
+    }
+  }
+
+  /// The shift the edit list gives: empty edits first delay the media (in the movie's
+  /// timescale), then the first media edit's start is where presentation begins.
+  private static func shift(of edits: MovieBox, mediaTimescale: Int64, movieTimescale: Int64)
+    throws(MovieFormatError) -> Int64
+  {
+    guard var list = try edits.children().first(where: { $0.type == "elst" }) else { return 0 }
+    let version = try list.versionAndFlags().version
+    var empty: Int64 = 0
+    for _ in 0..<(try list.entryCount(entrySize: version == 1 ? 20 : 12)) {
+      let duration = version == 1 ? try list.uint64() : UInt64(try list.uint32())
+      let start = version == 1 ? try list.int64() : Int64(try list.int32())
+      try list.skip(4)  // rate
+      guard start == -1 else { return empty - start }
+      guard movieTimescale > 0 else { throw list.error("an empty edit in a movie without a timescale") }
+      let (scaled, overflow) = Int64(clamping: duration).multipliedReportingOverflow(by: mediaTimescale)
+      guard !overflow else { throw list.error("an empty edit of \(duration) is too long") }
+      empty += scaled / movieTimescale
+    }
+    return empty
+  }
+
+  mutating func addSample(duration: UInt32, offset: Int64, in box: MovieBox) throws(MovieFormatError) {
+    decodeTimes.append(nextDecodeTime)
+    offsets.append(offset)
+    let (next, overflow) = nextDecodeTime.addingReportingOverflow(Int64(duration))
+    guard !overflow else { throw box.error("decode times run past 2⁶³") }
+    nextDecodeTime = next
+  }
+
+  /// The track: each sample's decode time plus its offset and the edit's shift, in order;
+  /// refused when a time, or its nanoseconds, would not fit in 64 bits.
+  func track() throws(MovieFormatError) -> MovieTiming.Track {
+    var times: [Int64] = []
+    times.reserveCapacity(decodeTimes.count)
+    for (decode, offset) in zip(decodeTimes, offsets) {
+      let (composed, overflow) = decode.addingReportingOverflow(offset)
+      let (time, shiftOverflow) = composed.addingReportingOverflow(shift)
+      guard !overflow, !shiftOverflow else { throw box.error("a presentation time past 2⁶³") }
+      times.append(time)
+    }
+    times.sort()
+    for time in [times.first, times.last].compactMap({ $0 })
+    where PresentationTime(value: time, timescale: timescale) == nil {
+      throw box.error("presentation time \(time) of timescale \(timescale) is past 2⁶³ nanoseconds")
+    }
+    return MovieTiming.Track(id: id, timescale: timescale, presentationTimes: times)
+  }
+}
