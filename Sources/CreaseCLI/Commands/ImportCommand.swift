@@ -55,19 +55,20 @@ enum ImportCommand: Subcommand {
       events = RecordingImport.events(of: try TimestampList.read(source), stream: stream, camera: camera)
     }
     let target = try OutputTarget(output, streams: streams)
-    switch format {
-    case .jsonl:
-      var line: [UInt8] = []
-      TraceEncoder.encode(.header(TraceHeader()), into: &line)
-      for event in events { TraceEncoder.encode(.event(event), into: &line) }
-      try target.sink.write(line)
-    case .binary:
-      var encoder = BinaryTraceEncoder()
-      var bytes = encoder.fileHeader
-      try encoder.encode(.header(TraceHeader()), into: &bytes)
-      for event in events { try encoder.encode(.event(event), into: &bytes) }
-      try target.sink.write(bytes)
+    // A record at a time into the sink's buffer: the trace's text is never whole in memory.
+    var record: [UInt8] = []
+    var encoder = BinaryTraceEncoder()
+    if format == .binary { record = encoder.fileHeader }
+    func write(_ item: TraceRecord) throws {
+      switch format {
+      case .jsonl: TraceEncoder.encode(item, into: &record)
+      case .binary: try encoder.encode(item, into: &record)
+      }
+      try target.sink.write(record)
+      record.removeAll(keepingCapacity: true)
     }
+    try write(.header(TraceHeader()))
+    for event in events { try write(.event(event)) }
     try target.commit()
     return .success
   }
