@@ -7,6 +7,8 @@ struct TraceBuilder {
   private var events: [Event] = []
   var random: SynthRandom
   let options: SynthOptions
+  /// Where the last hinge track left the hinge, where the next one starts unless told.
+  var hingeAngle = 0.0
 
   init(options: SynthOptions) {
     self.options = options
@@ -16,15 +18,16 @@ struct TraceBuilder {
   mutating func add(_ t: Int64, _ payload: Event.Payload) { events.append(Event(t: Nanoseconds(t), payload)) }
 
   /// Hinge deliveries following `plan` from `start` to `end`: a delivery rate around
-  /// `--hinge-hz` with jitter and the occasional pause, sensor noise, and the status the
-  /// system would report (rarely `unknown`).
-  mutating func sampleHinge(_ plan: HingePlan, from start: Int64, to end: Int64) {
-    let interval = 1e9 / options.hingeHz
+  /// `--hinge-hz` (or the track's) with jitter and the occasional pause, sensor noise, and the
+  /// status the system would report (rarely `unknown`), as `sensor`'s settings say.
+  mutating func sampleHinge(_ plan: HingePlan, from start: Int64, to end: Int64, sensor: HingeTrack = HingeTrack()) {
+    let interval = 1e9 / (sensor.rateHz ?? options.hingeHz)
     var t = start
     while t <= end {
-      let angle = ((plan.angle(at: t) + random.gaussian(0.25)) * 100).rounded() / 100
+      let angle = ((plan.angle(at: t) + random.gaussian(sensor.noise)) * 100).rounded() / 100
       let status: HingeStatus =
-        random.chance(0.004) ? .unknown : angle < 2 ? .closed : angle > 172 ? .fullyOpen : .partiallyOpen
+        random.chance(sensor.unknownChance)
+        ? .unknown : angle < 2 ? .closed : angle > 172 ? .fullyOpen : .partiallyOpen
       add(t, .hinge(HingeDelivery(angle: .degrees(Swift.max(angle, 0)), status: status)))
       let pause = random.chance(0.01) ? Double(random.integer(3...6)) : 1
       t += Int64((interval * pause * random.uniform(0.8...1.2)).rounded())
