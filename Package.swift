@@ -40,9 +40,9 @@ let package = Package(
     .target(name: "CreaseLocking"),
     // For apps' tests: a clock that moves only when the test moves it. No I/O.
     .target(name: "CreaseTesting", dependencies: ["CreaseLocking"]),
-    // Trace reading (json-c), configuration files, cue writers.
+    // Trace reading (json-c), configuration and scenario files, cue writers.
     .target(
-      name: "CreaseIO", dependencies: ["Crease", "CreaseRecording", "CreaseLocking", "CJSONC"],
+      name: "CreaseIO", dependencies: ["Crease", "CreaseRecording", "CreaseSynth", "CreaseLocking", "CJSONC"],
       linkerSettings: linksMath),
     // Synthetic traces: seeded models of hands, hinges and cameras. Pure Swift, no I/O.
     .target(name: "CreaseSynth", dependencies: ["Crease"]),

@@ -3,8 +3,9 @@
 
 Usage: check.py CREASE_EXECUTABLE
 
-Every bundled trace line, every expected cue line, the sample configuration, and the summaries
-and fleet report of real replays must pass their schema; a few wrong documents must fail it.
+Every bundled trace line, every expected cue line, the sample configuration and scenarios, the
+built-in scenarios as files, and the summaries and fleet report of real replays must pass their
+schema; a few wrong documents must fail it.
 Exits 1 and lists every failure otherwise. Needs python3-jsonschema (Debian) or jsonschema (PyPI).
 """
 
@@ -57,7 +58,7 @@ def json_lines(path):
 def main():
     crease = sys.argv[1]
     trace_line, cue, configuration = validator("trace-line"), validator("cue"), validator("configuration")
-    summary, report = validator("summary"), validator("report")
+    summary, report, scenario = validator("summary"), validator("report"), validator("scenario")
     check = Checker()
 
     traces = sorted(TRACES.glob("*.jsonl"))
@@ -78,6 +79,12 @@ def main():
 
     check.accepts(configuration, json.loads((ROOT / "Examples/configuration.json").read_text()),
                   "Examples/configuration.json")
+
+    for path in sorted((ROOT / "Examples/Scenarios").glob("*.json")):
+        check.accepts(scenario, json.loads(path.read_text()), str(path.relative_to(ROOT)))
+    exported = subprocess.run([crease, "scenarios", "--json"], capture_output=True, text=True, check=True)
+    for document in json.loads(exported.stdout):
+        check.accepts(scenario, document, f"scenarios --json: {document['name']}")
 
     with tempfile.TemporaryDirectory() as folder:
         folder = pathlib.Path(folder)
@@ -118,6 +125,10 @@ def main():
     check.rejects(cue, {"t": 1, "since": 0, "cue": "mark", "label": "x", "extra": 1}, "extra field")
     check.rejects(configuration, {"hinge": {"settleMS": 10}}, "misspelt key")
     check.rejects(configuration, {"camera": {"gapFactor": 1}}, "gapFactor not above 1")
+    check.rejects(scenario, {"name": "x", "segments": [{"model": "wobble", "hinge": {}}]}, "model with tracks")
+    check.rejects(scenario, {"name": "x", "segments": [{"hinge": {"moves": [{"rest": 1, "open": 90}]}}]},
+                  "a move of two kinds")
+    check.rejects(scenario, {"name": "x", "segments": [{"camera": {"camera": "frontt"}}]}, "unknown camera")
     check.rejects(summary, {"version": 2}, "summary missing its sections")
     check.rejects(report, {"version": 2, "traceCount": 3}, "report missing its sections")
 

@@ -20,6 +20,9 @@ enum SynthCommand: Subcommand {
     ["--hinge-hz"], value: "n", help: "Mean hinge delivery rate, up to 1000 (default 60).")
   static let outputOption = CommandDescription.Option(
     ["-o", "--output"], value: "file", help: "Write to a file instead of standard output.")
+  static let scenarioOption = CommandDescription.Option(
+    ["--scenario"], value: "file",
+    help: "Play a scenario file instead of a built-in (see 'crease scenarios --json').")
 
   static let description = CommandDescription(
     name: "synth",
@@ -27,22 +30,27 @@ enum SynthCommand: Subcommand {
     discussion: """
       Models hands on a hinge (eased movements, sensor noise, a jittery delivery rate) and cameras
       (30 or 60 fps, arrival jitter, switch gaps without drop reasons, drops with reasons).
-      'crease scenarios' lists the scenarios. With --speed each line is written when its trace
-      time comes, for feeding other tools.
+      'crease scenarios' lists the scenarios; --scenario plays one written as a file (segments
+      of hinge moves, camera frames, drops and gaps, context events; Schemas/scenario.schema.json),
+      and 'crease scenarios --json NAME' prints a built-in in that form. With --speed each line
+      is written when its trace time comes, for feeding other tools.
       """,
     arguments: [
       .init(
-        "scenario", help: "The scenario to generate (see 'crease scenarios').",
+        "scenario", help: "The built-in scenario to generate (see 'crease scenarios').", isOptional: true,
         completion: .values(Scenario.allCases.map(\.rawValue)))
     ],
     options: [
-      seedOption, durationOption, fpsOption, hingeRateOption, TraceInputs.speedOption, outputOption,
+      scenarioOption, seedOption, durationOption, fpsOption, hingeRateOption, TraceInputs.speedOption,
+      outputOption,
       TraceOutputFormat.option, limitOption, statsOption,
     ])
 
   /// The command line, read and checked whole before any file is touched.
   struct Options {
-    var scenario: Scenario
+    var scenario: ScenarioDescription
+    /// The scenario file read, if one was (`--scenario`).
+    var scenarioFile: String?
     var synth = SynthOptions()
     var speed: Double?
     /// Whether the run goes on until stopped (`--duration 0`).
@@ -57,12 +65,8 @@ enum SynthCommand: Subcommand {
     var format: TraceOutputFormat
 
     init(_ arguments: ParsedArguments) throws {
-      let name = arguments.positionals[0]
-      guard let scenario = Scenario(rawValue: name) else {
-        throw UsageError(
-          "Unknown scenario '\(name)'.\(Suggestion.didYouMean(name, in: Scenario.allCases.map(\.rawValue)))")
-      }
-      self.scenario = scenario
+      scenarioFile = arguments.value(scenarioOption)
+      scenario = try Self.scenario(arguments)
       synth.seed = try arguments.value(seedOption, as: "a whole number", { UInt64($0) }) ?? 1
       let duration = try arguments.value(durationOption, as: "0, or a positive number of seconds") { text in
         Double(text).flatMap { $0 >= 0 && $0 <= 86_400 ? $0 : nil }
@@ -87,10 +91,30 @@ enum SynthCommand: Subcommand {
       output = arguments.value(outputOption) ?? "-"
       format = try TraceOutputFormat.resolve(arguments, output: output)
     }
+
+    /// The built-in named, or the file `--scenario` names, read whole: one or the other.
+    private static func scenario(_ arguments: ParsedArguments) throws -> ScenarioDescription {
+      switch (arguments.positionals.first, arguments.value(scenarioOption)) {
+      case (let name?, nil):
+        guard let scenario = Scenario(rawValue: name) else {
+          throw UsageError(
+            "Unknown scenario '\(name)'.\(Suggestion.didYouMean(name, in: Scenario.allCases.map(\.rawValue)))")
+        }
+        return scenario.description
+      case (nil, let path?):
+        return try ScenarioFile.read(try FileSource(path: path))
+      case (.some, .some):
+        throw UsageError("Give a built-in scenario or --scenario FILE, not both.")
+      case (nil, nil):
+        throw UsageError("Missing a scenario: name a built-in (see 'crease scenarios') or give --scenario FILE.")
+      }
+    }
   }
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let options = try Options(arguments)
+    try OutputPaths.refuseOverlaps(
+      [("--output", options.output)], inputs: options.scenarioFile.map { [$0] } ?? [], streams: streams)
     let pacer = options.speed.map { Pacer(speed: $0) }
     let target = try OutputTarget(options.output, streams: streams, inPlace: pacer != nil || options.endless)
     var output = LineOutput(sink: target.sink, pacer: pacer)
@@ -168,17 +192,47 @@ struct SynthStats {
   }
 }
 
-/// `crease scenarios`: list the synthetic scenarios.
+/// `crease scenarios`: list the synthetic scenarios, or print them as scenario files.
 enum ScenariosCommand: Subcommand {
-  static let description = CommandDescription(name: "scenarios", abstract: "List the synthetic scenarios.")
+  static let jsonOption = CommandDescription.Option(
+    ["--json"], help: "Print the scenarios as scenario files (one, when named) for 'synth --scenario'.")
+
+  static let description = CommandDescription(
+    name: "scenarios", abstract: "List the synthetic scenarios.",
+    discussion: """
+      With --json, each built-in scenario as the file 'crease synth --scenario' reads: its model
+      and every parameter, with notes on what each does. 'crease scenarios --json wobble >
+      mine.json' gives a file to edit; unedited, it plays the same bytes as 'crease synth wobble'.
+      """,
+    arguments: [
+      .init(
+        "scenario", help: "The one scenario to print with --json.", isOptional: true,
+        completion: .values(Scenario.allCases.map(\.rawValue)))
+    ],
+    options: [jsonOption])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
-    let width = Scenario.allCases.map(\.rawValue.count).max() ?? 0
-    for scenario in Scenario.allCases {
-      let padding = String(repeating: " ", count: width - scenario.rawValue.count)
-      try streams.output.write(
-        "\(scenario.rawValue)\(padding)  \(scenario.summary) (\(Int(scenario.defaultDuration)) s)\n")
+    let names = Scenario.allCases.map(\.rawValue)
+    let named = try arguments.positionals.first.map { name in
+      guard let scenario = Scenario(rawValue: name) else {
+        throw UsageError("Unknown scenario '\(name)'.\(Suggestion.didYouMean(name, in: names))")
+      }
+      return scenario
     }
+    guard arguments.flag(jsonOption) else {
+      guard named == nil else { throw UsageError("A scenario is named only with --json.") }
+      let width = names.map(\.count).max() ?? 0
+      for scenario in Scenario.allCases {
+        let padding = String(repeating: " ", count: width - scenario.rawValue.count)
+        try streams.output.write(
+          "\(scenario.rawValue)\(padding)  \(scenario.summary) (\(Int(scenario.defaultDuration)) s)\n")
+      }
+      return .success
+    }
+    let document: JSONDocument =
+      named.map { ScenarioFile.json($0.description) }
+      ?? .array(Scenario.allCases.map { ScenarioFile.json($0.description) })
+    try streams.output.write(document.bytes)
     return .success
   }
 }

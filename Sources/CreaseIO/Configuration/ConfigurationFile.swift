@@ -106,13 +106,13 @@ public enum ConfigurationFile {
     -> Configuration
   {
     var configuration = base
-    try rejectUnknownKeys(top, known: keys(in: ""))
+    try top.rejectUnknownKeys(known: keys(in: ""))
     try duration(top, "reorderWindowMs", &configuration.reorderWindow)
     try count(top, "reorderBufferLimit", &configuration.reorderBufferLimit)
     try count(top, "reorderBufferBytes", &configuration.reorderBufferBytes)
     if let value = top.optional("hinge") {
       let hinge = try top.nested(value, key: "hinge")
-      try rejectUnknownKeys(hinge, known: keys(in: "hinge"))
+      try hinge.rejectUnknownKeys(known: keys(in: "hinge"))
       try duration(hinge, "statusDebounceMs", &configuration.hinge.statusDebounce)
       try duration(hinge, "statusMaxWaitMs", &configuration.hinge.statusMaxWait)
       try duration(hinge, "settleMs", &configuration.hinge.settle)
@@ -127,19 +127,13 @@ public enum ConfigurationFile {
     }
     if let value = top.optional("camera") {
       let camera = try top.nested(value, key: "camera")
-      try rejectUnknownKeys(camera, known: keys(in: "camera"))
+      try camera.rejectUnknownKeys(known: keys(in: "camera"))
       try number(camera, "gapFactor", &configuration.camera.gapFactor)
       try duration(camera, "switchWindowMs", &configuration.camera.switchWindow)
       try number(camera, "stallFactor", &configuration.camera.stallFactor)
       try duration(camera, "maskMaxMs", &configuration.camera.maskMax)
     }
     return configuration
-  }
-
-  private static func rejectUnknownKeys(_ group: JSONObjectReader, known: [String]) throws(TraceLineError) {
-    guard let unknown = group.keys.first(where: { !known.contains($0) }) else { return }
-    throw group.error(
-      unknown, "unknown key '\(group.qualified(unknown))'.\(Suggestion.didYouMean(unknown, in: known))")
   }
 
   private static func number(_ group: JSONObjectReader, _ key: String, _ target: inout Double)
@@ -183,7 +177,7 @@ public enum ConfigurationFile {
         throw hinge.error("boundaries", "'hinge.\(key)' must be an object, not null")
       }
       let boundary = try hinge.nested(element, key: key)
-      try rejectUnknownKeys(boundary, known: ["name", "below", "above"])
+      try boundary.rejectUnknownKeys(known: ["name", "below", "above"])
       result.append(
         Boundary(
           name: BoundaryName(rawValue: try boundary.string(try boundary.required("name"), key: "name")),

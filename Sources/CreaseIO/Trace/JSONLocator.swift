@@ -4,18 +4,34 @@
 /// line has a bad field, this scanner walks the raw bytes to the field. It runs only on the
 /// error path.
 enum JSONLocator {
-  /// The 1-based byte column of the value at `path` (object keys, outermost first), or of the
-  /// deepest enclosing value found; 1 when nothing matches.
+  /// The 1-based byte column of the value at `path` (object keys, outermost first; `key[i]` is
+  /// element *i* of the array `key` holds), or of the deepest enclosing value found; 1 when
+  /// nothing matches.
   static func column(of path: [String], in line: UnsafeRawBufferPointer) -> Int {
     var scanner = Scanner(bytes: line)
     scanner.skipWhitespace()
     var found = scanner.offset
     for key in path {
-      guard let valueStart = scanner.findMember(key) else { break }
-      found = valueStart
-      scanner.offset = valueStart
+      let start = scanner.offset
+      if let valueStart = scanner.findMember(key) {
+        found = valueStart
+        continue
+      }
+      scanner.offset = start
+      guard let (name, index) = arrayElement(key), let arrayStart = scanner.findMember(name) else { break }
+      found = arrayStart
+      guard let elementStart = scanner.findElement(index) else { break }
+      found = elementStart
     }
     return found + 1
+  }
+
+  /// `key[i]` split into `key` and *i*.
+  private static func arrayElement(_ key: String) -> (String, Int)? {
+    guard key.last == "]", let open = key.lastIndex(of: "["),
+      let index = Int(key[key.index(after: open)..<key.index(before: key.endIndex)])
+    else { return nil }
+    return (String(key[..<open]), index)
   }
 
   /// Whether a member name of the object at `path` holds an escaped NUL (`\u0000`). json-c keeps
@@ -128,6 +144,22 @@ enum JSONLocator {
         }
       }
       return String(decoding: units, as: UTF16.self)
+    }
+
+    /// With `offset` at an array, returns where its element `index` starts, and moves there;
+    /// `nil` when it has fewer elements.
+    mutating func findElement(_ index: Int) -> Int? {
+      guard current == UInt8(ascii: "[") else { return nil }
+      offset += 1
+      skipWhitespace()
+      for _ in 0..<index {
+        skipValue()
+        skipWhitespace()
+        guard current == UInt8(ascii: ",") else { return nil }
+        offset += 1
+        skipWhitespace()
+      }
+      return current == nil || current == UInt8(ascii: "]") ? nil : offset
     }
 
     /// Moves past a string starting at `offset`, escapes included.

@@ -127,6 +127,20 @@ struct JSONObjectReader {
     return JSONObjectReader(object: value, line: line, path: path + [key])
   }
 
+  /// The elements of the array `value` that `key` holds.
+  func array(_ value: OpaquePointer, key: String) throws(TraceLineError) -> [OpaquePointer?] {
+    guard json_object_get_type(value) == json_type_array else {
+      throw error(key, "'\(qualified(key))' must be an array, not \(Self.typeName(value))")
+    }
+    return (0..<json_object_array_length(value)).map { json_object_array_get_idx(value, $0) }
+  }
+
+  /// Refuses a member not in `known`, naming it and the closest known one.
+  func rejectUnknownKeys(known: [String]) throws(TraceLineError) {
+    guard let unknown = keys.first(where: { !known.contains($0) }) else { return }
+    throw error(unknown, "unknown key '\(qualified(unknown))'.\(Suggestion.didYouMean(unknown, in: known))")
+  }
+
   /// The members' names, in line order.
   var keys: [String] {
     var names: [String] = []

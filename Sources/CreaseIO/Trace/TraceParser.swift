@@ -143,7 +143,12 @@ public final class TraceParser {
       throw fields.error(
         "kind", "unknown kind '\(name)'.\(Suggestion.didYouMean(name, in: ["header"] + EventKind.names))")
     }
-    let t = try time(fields)
+    return .event(Event(t: try time(fields), try payload(kind, fields: fields)))
+  }
+
+  /// The event of `kind` that `fields` describe, its time aside: a trace line's, or a scenario
+  /// file's event (which says when in seconds).
+  static func payload(_ kind: EventKind, fields: JSONObjectReader) throws(TraceLineError) -> Event.Payload {
     let payload: Event.Payload
     switch kind {
     case .hinge: payload = .hinge(try hinge(fields))
@@ -182,7 +187,7 @@ public final class TraceParser {
     case .mark: payload = .mark(label: try fields.string(try fields.required("label"), key: "label"))
     case .end: payload = .end
     }
-    return .event(Event(t: t, payload))
+    return payload
   }
 
   private static func time(_ fields: JSONObjectReader) throws(TraceLineError) -> Nanoseconds {
@@ -340,7 +345,7 @@ public final class TraceParser {
   // MARK: Unknown keys
 
   /// The keys each record kind defines besides `t` and `kind`.
-  private static func knownKeys(_ kind: EventKind?) -> Set<String> {
+  static func knownKeys(_ kind: EventKind?) -> Set<String> {
     switch kind {
     case nil: ["format", "version", "device", "os", "streams"]
     case .hinge: ["angle", "angleRad", "status", "hinge"]
