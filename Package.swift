@@ -42,7 +42,8 @@ let package = Package(
     .target(name: "CreaseTesting", dependencies: ["CreaseLocking"]),
     // Trace reading (json-c), configuration and scenario files, cue writers.
     .target(
-      name: "CreaseIO", dependencies: ["Crease", "CreaseRecording", "CreaseSynth", "CreaseLocking", "CJSONC"],
+      name: "CreaseIO",
+      dependencies: ["Crease", "CreaseRecording", "CreaseSynth", "CreaseLocking", "CJSONC"],
       linkerSettings: linksMath),
     // Synthetic traces: seeded models of hands, hinges and cameras. Pure Swift, no I/O.
     .target(name: "CreaseSynth", dependencies: ["Crease"]),

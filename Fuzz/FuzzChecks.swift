@@ -1,6 +1,7 @@
 import Crease
 import CreaseIO
 import CreaseRecording
+import CreaseSynth
 
 /// The invariants every fuzz target checks: not only "no crash", but every line accounted for
 /// once, the rejects and late outputs holding exactly the counted lines, and conversions and
@@ -171,6 +172,17 @@ enum FuzzChecks {
     checkAccounting(run, rejectsAreLines: true)
     _ = run.summary.rendered(for: configuration)
     for bound in configuration.latencyBounds { _ = bound.bound() }
+  }
+
+  /// A scenario file: read without trapping, and when it reads, written back it reads as the
+  /// same scenario, and its first two seconds generate a trace in time order that ends there.
+  static func scenario(_ bytes: [UInt8]) {
+    guard let scenario = try? ScenarioFile.parse(bytes, path: "fuzz.json") else { return }
+    let again = try? ScenarioFile.parse(ScenarioFile.json(scenario).bytes, path: "again.json")
+    precondition(again == scenario, "a scenario does not read back as itself")
+    let trace = scenario.generate(SynthOptions(seed: 1, duration: min(scenario.length, 2)))
+    precondition(zip(trace.events, trace.events.dropFirst()).allSatisfy { $0.t <= $1.t }, "events out of order")
+    precondition(trace.events.last?.payload == .end, "a generated trace without its end")
   }
 
   /// A summary or report file: read without trapping, and when it reads, its report merges with

@@ -20,7 +20,9 @@ struct TraceBuilder {
   /// Hinge deliveries following `plan` from `start` to `end`: a delivery rate around
   /// `--hinge-hz` (or the track's) with jitter and the occasional pause, sensor noise, and the
   /// status the system would report (rarely `unknown`), as `sensor`'s settings say.
-  mutating func sampleHinge(_ plan: HingePlan, from start: Int64, to end: Int64, sensor: HingeTrack = HingeTrack()) {
+  mutating func sampleHinge(
+    _ plan: HingePlan, from start: Int64, to end: Int64, sensor: HingeTrack = HingeTrack()
+  ) {
     let interval = 1e9 / (sensor.rateHz ?? options.hingeHz)
     var t = start
     while t <= end {
@@ -40,18 +42,26 @@ struct TraceBuilder {
   /// The longest a frame (2–6 ms) or a drop callback (1 ms after that) takes to arrive after its pts.
   static let latestArrival: Int64 = 7_000_000
 
+  /// What becomes of a frame.
+  enum FrameFate {
+    /// It arrives.
+    case delivered
+    /// A dropped-frame callback comes instead, with the reason given (`nil`: none attached).
+    case dropped(DropReason?)
+  }
+
   /// Frames of `camera` whose pts fall in [`start`, `end`), on the `fps` grid, arriving 2 to
-  /// 6 ms after their pts. `drop(pts)` may turn a frame into a dropped-frame callback.
+  /// 6 ms after their pts. `fate` may turn a frame into a dropped-frame callback.
   mutating func frames(
     camera: Camera?, fps: Int, from start: Int64, to end: Int64, stream: StreamName = .video,
-    drop: (inout SynthRandom) -> DropReason? = { _ in nil }
+    fate: (inout SynthRandom) -> FrameFate = { _ in .delivered }
   ) {
     let duration = Self.frameDuration(fps: fps)
     var index = (start + duration - 1) / duration
     while index * duration < end {
       let pts = index * duration
       let arrival = pts + random.integer(2_000_000...(Self.latestArrival - 1_000_000))
-      if let reason = drop(&random) {
+      if case .dropped(let reason) = fate(&random) {
         add(
           arrival + 1_000_000,
           .drop(Drop(stream: stream, pts: PresentationTime(nanoseconds: pts), reason: reason)))

@@ -98,7 +98,8 @@ enum SynthCommand: Subcommand {
       case (let name?, nil):
         guard let scenario = Scenario(rawValue: name) else {
           throw UsageError(
-            "Unknown scenario '\(name)'.\(Suggestion.didYouMean(name, in: Scenario.allCases.map(\.rawValue)))")
+            "Unknown scenario '\(name)'.\(Suggestion.didYouMean(name, in: Scenario.allCases.map(\.rawValue)))"
+          )
         }
         return scenario.description
       case (nil, let path?):
@@ -106,7 +107,8 @@ enum SynthCommand: Subcommand {
       case (.some, .some):
         throw UsageError("Give a built-in scenario or --scenario FILE, not both.")
       case (nil, nil):
-        throw UsageError("Missing a scenario: name a built-in (see 'crease scenarios') or give --scenario FILE.")
+        throw UsageError(
+          "Missing a scenario: name a built-in (see 'crease scenarios') or give --scenario FILE.")
       }
     }
   }

@@ -23,7 +23,9 @@ extension ScenarioFile {
       members.append(.init("model", .string(model.rawValue)))
       members.append(.init("parameters", .object(parameters.all.map { .init($0.name, value($0.value)) })))
       members.append(
-        .init("notes", .object(parameters.all.map { .init($0.name, .string("\($0.unit.rawValue): \($0.meaning)")) })))
+        .init(
+          "notes",
+          .object(parameters.all.map { .init($0.name, .string("\($0.unit.label): \($0.meaning)")) })))
     case .tracks(let tracks):
       if let hinge = tracks.hinge { members.append(.init("hinge", self.hinge(hinge))) }
       if let camera = tracks.camera { members.append(.init("camera", self.camera(camera))) }
@@ -47,9 +49,12 @@ extension ScenarioFile {
     switch move {
     case .rest(let seconds): .object([.init("rest", value(seconds))])
     case .open(let angle, let seconds): .object([.init("open", value(angle)), .init("over", value(seconds))])
-    case .close(let angle, let seconds): .object([.init("close", value(angle)), .init("over", value(seconds))])
+    case .close(let angle, let seconds):
+      .object([.init("close", value(angle)), .init("over", value(seconds))])
     case .wobble(let around, let within, let seconds):
-      .object([.init("wobble", .exact(around)), .init("within", .exact(within)), .init("over", value(seconds))])
+      .object([
+        .init("wobble", .exact(around)), .init("within", .exact(within)), .init("over", value(seconds)),
+      ])
     }
   }
 
@@ -60,7 +65,9 @@ extension ScenarioFile {
     if let fps = camera.fps { members.append(.init("fps", .count(fps))) }
     if !camera.rates.isEmpty {
       members.append(
-        .init("rates", .array(camera.rates.map { .object([.init("at", .exact($0.at)), .init("fps", .count($0.fps))]) })))
+        .init(
+          "rates",
+          .array(camera.rates.map { .object([.init("at", .exact($0.at)), .init("fps", .count($0.fps))]) })))
     }
     if !camera.gaps.isEmpty {
       members.append(
@@ -79,7 +86,8 @@ extension ScenarioFile {
           "drops",
           .object([
             .init("chance", .exact(drops.chance)),
-            .init("reasons", .object(drops.reasons.map { .init($0.reason?.name ?? "none", .exact($0.weight)) })),
+            .init(
+              "reasons", .object(drops.reasons.map { .init($0.reason?.name ?? "none", .exact($0.weight)) })),
             .init("burstChance", .exact(drops.burstChance)),
           ])))
     }

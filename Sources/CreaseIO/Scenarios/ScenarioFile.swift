@@ -37,7 +37,9 @@ public enum ScenarioFile {
   private static func scenario(_ top: JSONObjectReader) throws(TraceLineError) -> ScenarioDescription {
     try top.rejectUnknownKeys(known: ["name", "summary", "duration", "segments"])
     let name = try top.string(try top.required("name"), key: "name")
-    let summary = try top.optional("summary").map { v throws(TraceLineError) in try top.string(v, key: "summary") }
+    let summary = try top.optional("summary").map { v throws(TraceLineError) in
+      try top.string(v, key: "summary")
+    }
     let duration = try top.optional("duration").map { v throws(TraceLineError) in
       try top.bounded(v, key: "duration", Self.runLength)
     }
@@ -52,7 +54,12 @@ public enum ScenarioFile {
       }
       segments.append(segment)
     }
-    return ScenarioDescription(name: name, summary: summary ?? "", duration: duration, segments: segments)
+    let scenario = ScenarioDescription(
+      name: name, summary: summary ?? "", duration: duration, segments: segments)
+    guard Self.runLength.contains(scenario.length) else {
+      throw top.error("segments", "the segments last \(scenario.length) s in all; a run lasts at most a day")
+    }
+    return scenario
   }
 
   /// A run or a segment lasts more than nothing and at most a day.
@@ -62,7 +69,9 @@ public enum ScenarioFile {
     let duration = try segment.optional("duration").map { v throws(TraceLineError) in
       try segment.bounded(v, key: "duration", Self.runLength)
     }
-    let mark = try segment.optional("mark").map { v throws(TraceLineError) in try segment.string(v, key: "mark") }
+    let mark = try segment.optional("mark").map { v throws(TraceLineError) in
+      try segment.string(v, key: "mark")
+    }
     if let value = segment.optional("model") {
       try segment.rejectUnknownKeys(known: ["duration", "mark", "model", "parameters", "notes"])
       let model = try segment.name(
@@ -91,7 +100,8 @@ public enum ScenarioFile {
       throw segment.error(nil, "a segment needs a 'model', or a 'hinge', 'camera', 'events' or 'mark'")
     }
     return ScenarioSegment(
-      duration: duration, mark: mark, content: .tracks(ScenarioTracks(hinge: hinge, camera: camera, events: events)))
+      duration: duration, mark: mark,
+      content: .tracks(ScenarioTracks(hinge: hinge, camera: camera, events: events)))
   }
 
   private static func parameters(_ group: JSONObjectReader, into parameters: inout ScenarioParameters)
@@ -125,8 +135,9 @@ public enum ScenarioFile {
     }
     track.moves = try moves(hinge, "moves")
     track.repeating = try moves(hinge, "repeat")
-    if !track.repeating.isEmpty, track.repeating.reduce(0, { $0 + $1.shortest }) <= 0 {
-      throw hinge.error("repeat", "'\(hinge.qualified("repeat"))' must take some time, or it never ends")
+    // A cycle of at least 10 ms: one planned movement per hinge delivery at most, not billions.
+    if !track.repeating.isEmpty, track.repeating.reduce(0, { $0 + $1.shortest }) < 0.01 {
+      throw hinge.error("repeat", "'\(hinge.qualified("repeat"))' must take at least 10 ms a cycle")
     }
     if let value = hinge.optional("noise") { track.noise = try hinge.bounded(value, key: "noise", 0...10) }
     if let value = hinge.optional("unknownChance") {
@@ -138,7 +149,9 @@ public enum ScenarioFile {
     return track
   }
 
-  private static func moves(_ hinge: JSONObjectReader, _ key: String) throws(TraceLineError) -> [HingeTrack.Move] {
+  private static func moves(_ hinge: JSONObjectReader, _ key: String) throws(TraceLineError) -> [HingeTrack
+    .Move]
+  {
     guard let value = hinge.optional(key) else { return [] }
     var moves: [HingeTrack.Move] = []
     for (index, element) in try hinge.array(value, key: key).enumerated() {
@@ -183,14 +196,17 @@ public enum ScenarioFile {
     if let value = camera.optional("stream") {
       track.stream = StreamName(rawValue: try camera.string(value, key: "stream"))
     }
-    track.fps = try camera.optional("fps").map { v throws(TraceLineError) in try frameRate(camera, v, key: "fps") }
+    track.fps = try camera.optional("fps").map { v throws(TraceLineError) in
+      try frameRate(camera, v, key: "fps")
+    }
     if let value = camera.optional("rates") {
       for (index, element) in try camera.array(value, key: "rates").enumerated() {
         let change = try camera.element(element, of: "rates", index)
         try change.rejectUnknownKeys(known: ["at", "fps"])
         track.rates.append(
           CameraTrack.RateChange(
-            at: try time(change, within: duration), fps: try frameRate(change, try change.required("fps"), key: "fps")))
+            at: try time(change, within: duration),
+            fps: try frameRate(change, try change.required("fps"), key: "fps")))
       }
     }
     if let value = camera.optional("gaps") {
@@ -200,11 +216,16 @@ public enum ScenarioFile {
         track.gaps.append(
           CameraTrack.Gap(
             at: try time(gap, within: duration),
-            duration: try gap.bounded(try gap.required("for"), key: "for", ScenarioParameter.Unit.seconds.allowed),
-            then: try gap.optional("then").map { v throws(TraceLineError) in try cameraName(gap, v, key: "then") }))
+            duration: try gap.bounded(
+              try gap.required("for"), key: "for", ScenarioParameter.Unit.seconds.allowed),
+            then: try gap.optional("then").map { v throws(TraceLineError) in
+              try cameraName(gap, v, key: "then")
+            }))
       }
     }
-    if let value = camera.optional("drops") { track.drops = try drops(try camera.nested(value, key: "drops")) }
+    if let value = camera.optional("drops") {
+      track.drops = try drops(try camera.nested(value, key: "drops"))
+    }
     return track
   }
 
@@ -242,7 +263,9 @@ public enum ScenarioFile {
   // MARK: Values
 
   /// `at`: seconds from the segment's start, within the segment when its length is known.
-  private static func time(_ object: JSONObjectReader, within duration: Double?) throws(TraceLineError) -> Double {
+  private static func time(_ object: JSONObjectReader, within duration: Double?) throws(TraceLineError)
+    -> Double
+  {
     try object.bounded(try object.required("at"), key: "at", 0...(duration ?? 86_400))
   }
 
@@ -280,7 +303,9 @@ extension JSONObjectReader {
     let number = try number(value, key: key)
     guard allowed.contains(number) else {
       throw error(
-        key, "'\(qualified(key))' must be from \(allowed.lowerBound.shortest) to \(allowed.upperBound.shortest), not \(number.shortest)")
+        key,
+        "'\(qualified(key))' must be from \(allowed.lowerBound.shortest) to \(allowed.upperBound.shortest), not \(number.shortest)"
+      )
     }
     return number
   }
@@ -289,7 +314,9 @@ extension JSONObjectReader {
   fileprivate func value(_ value: OpaquePointer, key: String, _ allowed: ClosedRange<Double>)
     throws(TraceLineError) -> ScenarioValue
   {
-    guard json_object_get_type(value) == json_type_array else { return .fixed(try bounded(value, key: key, allowed)) }
+    guard json_object_get_type(value) == json_type_array else {
+      return .fixed(try bounded(value, key: key, allowed))
+    }
     let bounds = try array(value, key: key)
     guard bounds.count == 2, let low = bounds[0], let high = bounds[1] else {
       throw error(key, "'\(qualified(key))' must be a number or a range [low, high]")

@@ -117,25 +117,26 @@ public struct CameraTrack: Hashable, Sendable {
       changes.append((time(gap.at + gap.duration), .gapEnds(then: gap.then)))
     }
     // Stable: a rate change and a gap at one time apply in the order listed.
-    changes = changes.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
+    changes = changes.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(
+      \.element)
     var (current, fps, gapsOpen, from) = (camera, self.fps ?? b.options.fps, 0, start)
     var burst = (left: 0, reason: DropReason?.none)
     let drops = self.drops
-    func drop(_ random: inout SynthRandom) -> DropReason? {
-      guard let drops else { return nil }
+    func fate(_ random: inout SynthRandom) -> TraceBuilder.FrameFate {
+      guard let drops else { return .delivered }
       if burst.left > 0 {
         burst.left -= 1
-        return burst.reason
+        return .dropped(burst.reason)
       }
-      guard random.chance(drops.chance) else { return nil }
+      guard random.chance(drops.chance) else { return .delivered }
       burst.reason = drops.reason(&random)
       burst.left = random.chance(drops.burstChance) ? Int(random.integer(1...2)) : 0
-      return burst.reason
+      return .dropped(burst.reason)
     }
     for (t, change) in changes + [(end, .gapStarts)] {
       let until = min(t, end)
       if gapsOpen == 0, until > from {
-        b.frames(camera: current, fps: fps, from: from, to: until, stream: stream, drop: drop)
+        b.frames(camera: current, fps: fps, from: from, to: until, stream: stream, fate: fate)
       }
       from = max(from, until)
       switch change {

@@ -23,7 +23,9 @@ extension Scenario {
 
   // MARK: Hinge scenarios
 
-  private static func openClose(_ b: inout TraceBuilder, _ p: ScenarioParameters, _ start: Int64, _ end: Int64) {
+  private static func openClose(
+    _ b: inout TraceBuilder, _ p: ScenarioParameters, _ start: Int64, _ end: Int64
+  ) {
     var plan = HingePlan(start: start, angle: p["startAngle"].draw(&b.random))
     plan.hold(p["firstRest"].drawSeconds(&b.random))
     let lastCycle = end - p.nanoseconds("lastCycleBefore")
@@ -45,7 +47,8 @@ extension Scenario {
     b.sampleHinge(plan, from: start, to: end)
   }
 
-  private static func tabletop(_ b: inout TraceBuilder, _ p: ScenarioParameters, _ start: Int64, _ end: Int64) {
+  private static func tabletop(_ b: inout TraceBuilder, _ p: ScenarioParameters, _ start: Int64, _ end: Int64)
+  {
     var plan = HingePlan(start: start, angle: p["startAngle"].draw(&b.random))
     plan.hold(p["firstRest"].drawSeconds(&b.random))
     let rest = p["restAngle"].draw(&b.random)
@@ -103,7 +106,9 @@ extension Scenario {
 
   /// The rear wide camera records away from the person; the phone is turned around (the
   /// coordinator reports it `coordinatorDelay` later) and, later, turned back.
-  private static func flipAround(_ b: inout TraceBuilder, _ p: ScenarioParameters, _ start: Int64, _ end: Int64) {
+  private static func flipAround(
+    _ b: inout TraceBuilder, _ p: ScenarioParameters, _ start: Int64, _ end: Int64
+  ) {
     let away = DirectionUpdate(toward: CameraSet(.innerFront), away: CameraSet([.outerFront, .backWide]))
     let toward = DirectionUpdate(toward: CameraSet(.backWide), away: CameraSet([.outerFront, .innerFront]))
     b.add(start, .direction(away))
@@ -132,13 +137,13 @@ extension Scenario {
     b.frames(camera: .backWide, fps: b.options.fps, from: start, to: end) { random in
       if burst > 0 {
         burst -= 1
-        return burstReason
+        return .dropped(burstReason)
       }
-      guard random.chance(dropChance) else { return nil }
+      guard random.chance(dropChance) else { return .delivered }
       let roll = random.uniform(0...1)
       burstReason = roll < 0.6 ? .frameWasLate : roll < 0.9 ? .outOfBuffers : .discontinuity
       burst = random.chance(burstChance) ? Int(random.integer(1...2)) : 0
-      return burstReason
+      return .dropped(burstReason)
     }
   }
 
@@ -146,7 +151,9 @@ extension Scenario {
   /// in the foreground with a running, visible preview, open and full screen on the inner
   /// display, and loses it as each condition goes. The timeline, in shares of the segment, is
   /// the model's own; a scenario file's tracks place such events anywhere.
-  private static func accessory(_ b: inout TraceBuilder, _ p: ScenarioParameters, _ start: Int64, _ end: Int64) {
+  private static func accessory(
+    _ b: inout TraceBuilder, _ p: ScenarioParameters, _ start: Int64, _ end: Int64
+  ) {
     let span = Double(end - start)
     func at(_ fraction: Double) -> Int64 { start + Int64(span * fraction) }
     let outer = DirectionUpdate(toward: CameraSet(.outerFront), away: CameraSet([.innerFront, .backWide]))

@@ -5,15 +5,29 @@ public struct ScenarioParameter: Hashable, Sendable {
   public enum Unit: String, Hashable, Sendable {
     /// Seconds, from 0 to a day.
     case seconds
+    /// Seconds, from 10 ms to a day: a stretch the model repeats until the segment ends, which
+    /// must take time, or the model would never reach the end.
+    case interval
     /// Hinge degrees, from 0 to 180.
     case degrees
     /// A probability or a share of a segment's length, from 0 to 1.
     case fraction
 
+    /// What a scenario file's notes say of it.
+    public var label: String {
+      switch self {
+      case .seconds: "seconds"
+      case .interval: "seconds, at least 0.01"
+      case .degrees: "degrees"
+      case .fraction: "0 to 1"
+      }
+    }
+
     /// The values allowed.
     public var allowed: ClosedRange<Double> {
       switch self {
       case .seconds: 0...86_400
+      case .interval: 0.01...86_400
       case .degrees: 0...180
       case .fraction: 0...1
       }
