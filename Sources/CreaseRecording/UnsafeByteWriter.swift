@@ -95,17 +95,31 @@
       """
     var end = cursor + count
     var value = magnitude
+    let table = UnsafeRawPointer(pairs.utf8Start)
+    // Four digits a step: one division by 10,000 and two pair copies of two bytes each
+    // (callgrind: 113 instructions a 12-digit time, against 80 two digits a step).
+    while value >= 10_000 {
+      let quad = Int(truncatingIfNeeded: value % 10_000)
+      value /= 10_000
+      end -= 4
+      let target = UnsafeMutableRawPointer(end)
+      target.storeBytes(
+        of: table.loadUnaligned(fromByteOffset: (quad / 100) &* 2, as: UInt16.self), as: UInt16.self)
+      target.storeBytes(
+        of: table.loadUnaligned(fromByteOffset: (quad % 100) &* 2, as: UInt16.self), toByteOffset: 2,
+        as: UInt16.self)
+    }
     while value >= 100 {
-      let pair = Int(value % 100) &* 2
+      let pair = Int(truncatingIfNeeded: value % 100) &* 2
       value /= 100
       end -= 2
-      end.initialize(to: pairs.utf8Start[pair])
-      (end + 1).initialize(to: pairs.utf8Start[pair &+ 1])
+      UnsafeMutableRawPointer(end).storeBytes(
+        of: table.loadUnaligned(fromByteOffset: pair, as: UInt16.self), as: UInt16.self)
     }
     if value >= 10 {
       end -= 2
-      end.initialize(to: pairs.utf8Start[Int(value) &* 2])
-      (end + 1).initialize(to: pairs.utf8Start[Int(value) &* 2 &+ 1])
+      UnsafeMutableRawPointer(end).storeBytes(
+        of: table.loadUnaligned(fromByteOffset: Int(value) &* 2, as: UInt16.self), as: UInt16.self)
     } else {
       end -= 1
       end.initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
@@ -200,11 +214,46 @@
   // Inlined into `writeJSONString`: as a call, 6 instructions a mark's cue line more.
   @inlinable @inline(__always) mutating func writeJSONStringContents(_ bytes: UnsafeBufferPointer<UInt8>) {
     // Names and most labels need no escape: their bytes go in at once.
-    guard bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+    guard Self.needsEscape(bytes) else {
       write(UnsafeRawBufferPointer(bytes))
       return
     }
     for byte in bytes { writeEscaped(byte) }
+  }
+
+  /// Whether any of `bytes` is a control character, `"` or `\\`: eight bytes a step, each word
+  /// tested at once (a byte at a time: about 6 instructions a byte).
+  @inlinable @inline(__always) package static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return false }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    // High bits set when a byte of `word` is below `limit` (exact for "any", limit at most 128).
+    func below(_ word: UInt64, _ limit: UInt8) -> UInt64 { (word &- ones &* UInt64(limit)) & ~word & highs }
+    func special(_ word: UInt64) -> Bool {
+      below(word, 0x20) | below(word ^ (ones &* 0x22), 1) | below(word ^ (ones &* 0x5C), 1) != 0
+    }
+    let raw = UnsafeRawPointer(base)
+    let count = bytes.count
+    var offset = 0
+    while offset &+ 8 <= count {
+      if special(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+      offset &+= 8
+    }
+    // The last one to seven bytes as one word, without a loop (labels are often that short):
+    // two overlapping 4-byte loads, or the first, middle and last byte over spaces.
+    let rest = count &- offset
+    guard rest > 0 else { return false }
+    let word: UInt64
+    if rest >= 4 {
+      word =
+        UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        | UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) << 32
+    } else {
+      word =
+        0x2020_2020_2000_0000 | UInt64(base[offset]) | UInt64(base[offset &+ rest / 2]) << 8
+        | UInt64(base[count &- 1]) << 16
+    }
+    return special(word)
   }
 
   @inlinable mutating func writeEscaped(_ byte: UInt8) {

@@ -119,6 +119,24 @@ struct CueFormatTests {
     }
   }
 
+  @Test("the byte writer: a string needs escaping exactly when a byte is a control, quote or backslash")
+  func seededEscapes() {
+    var random = SplitMix64(seed: 2026)
+    // Mostly plain bytes (UTF-8 lead and trail bytes included), with a special one now and then,
+    // at every length and offset the word-at-a-time test treats apart.
+    let special: [UInt8] = [0x00, 0x01, 0x1F, 0x22, 0x5C]
+    let plain: [UInt8] = [0x20, 0x21, 0x23, 0x41, 0x5B, 0x5D, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
+    for _ in 0..<20_000 {
+      let count = Int(random.next() % 40)
+      let bytes = (0..<count).map { _ in
+        random.next() % 12 == 0 ? special[Int(random.next() % 5)] : plain[Int(random.next() % 11)]
+      }
+      let expected = bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+      let observed = bytes.withUnsafeBufferPointer { UnsafeByteWriter.needsEscape($0) }
+      #expect(observed == expected, "seed 2026, bytes \(bytes)")
+    }
+  }
+
   private func written(_ body: (inout UnsafeByteWriter) -> Void) -> String {
     var bytes: [UInt8] = []
     bytes.append(writingAtMost: 64, body)

@@ -105,7 +105,11 @@ public enum CueKind: Hashable, Sendable {
     case mark
 
     /// The kind's name in the output, such as `hinge.status`.
-    public var name: String {
+    public var name: String { nameLiteral.description }
+
+    /// The name as a literal: what an encoder copies into a line without making a `String`
+    /// (as a `String`, 28 instructions a cue line, callgrind).
+    public var nameLiteral: StaticString {
       switch self {
       case .hingeInitial: "hinge.initial"
       case .hingeUnavailable: "hinge.unavailable"

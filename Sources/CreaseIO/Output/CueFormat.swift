@@ -59,8 +59,7 @@ public enum CueFormat: String, CaseIterable, Sendable {
     if cue.since == cue.t { writer.write(timeDigits) } else { writer.writeInteger(cue.since.rawValue) }
     writer.write(#","cue":""#)
     // Cue names are plain ASCII: nothing to escape.
-    var name = cue.kind.name
-    name.withUTF8 { writer.write(UnsafeRawBufferPointer($0)) }
+    writer.write(cue.kind.tag.nameLiteral)
     writer.write(UInt8(ascii: "\""))
     // Marks, a quarter of a typical trace's lines, are echoed as cues: their one field is
     // written here, without the field writer's value enum (callgrind: about 40 instructions a
@@ -127,7 +126,8 @@ public enum CueFormat: String, CaseIterable, Sendable {
     if used < 16 { output.insert(contentsOf: repeatElement(UInt8(ascii: " "), count: 16 - used), at: start) }
     output.append("  ")
     let nameStart = output.count
-    output.append(contentsOf: cue.kind.name.utf8)
+    let name = cue.kind.tag.nameLiteral
+    output.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     pad(&output, from: nameStart, to: 22)
     cue.kind.writeFields(TextFields.self, to: &output)
     if cue.latency > .zero {
