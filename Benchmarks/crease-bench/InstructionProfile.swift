@@ -103,14 +103,15 @@ struct InstructionProfile {
 
   init() {}
 
-  /// The profile in the callgrind output file at `path`, or `nil` when it cannot be read.
-  init?(contentsOf path: String) {
+  /// The profile in the callgrind output file at `path`, or `nil` when it cannot be read; the
+  /// lines of a C source with `sections` go to the parts of their sections.
+  init?(contentsOf path: String, sections: SourceSections? = nil) {
     guard let file = fopen(path, "r") else { return nil }
     defer { fclose(file) }
     var line: UnsafeMutablePointer<CChar>?
     var capacity = 0
     defer { free(line) }
-    var reader = Reader()
+    var reader = Reader(sections: sections)
     while getline(&line, &capacity, file) > 0 {
       var text = String(cString: line!)
       if text.hasSuffix("\n") { text.removeLast() }
@@ -119,9 +120,9 @@ struct InstructionProfile {
     reader.finish(into: &self)
   }
 
-  /// The profile of the callgrind output `lines`.
-  init(lines: some Sequence<Substring>) {
-    var reader = Reader()
+  /// The profile of the callgrind output `lines`, a C source's lines by its `sections`.
+  init(lines: some Sequence<Substring>, sections: SourceSections? = nil) {
+    var reader = Reader(sections: sections)
     for line in lines { reader.read(line, into: &self) }
     reader.finish(into: &self)
   }
@@ -159,6 +160,9 @@ struct InstructionProfile {
     var typeKey: Substring?
     /// How many position columns come before the costs (`positions: instr line` has two).
     var positionColumns = 1
+    /// A C source whose lines go by section, and the source line of the last cost line.
+    var sections: SourceSections?
+    var sourceLine = 0
     var nextLineIsACall = false
     /// The part of each type some function of which has a source file under `Sources/`.
     var partsOfTypes: [Substring: ReplayPart] = [:]
@@ -173,15 +177,29 @@ struct InstructionProfile {
     mutating func read(_ line: Substring, into profile: inout InstructionProfile) {
       guard let first = line.first else { return }
       if first.isNumber || first == "+" || first == "-" || first == "*" {
+        let columns = line.split(separator: " ")
+        // The last position column is the source line: absolute, `+n` or `-n` from the last
+        // cost line's, or `*` for the same (the format's position compression).
+        if !columns.isEmpty {
+          let position = columns[Swift.min(positionColumns, columns.count) - 1]
+          switch position.first {
+          case "+": sourceLine += Int(position.dropFirst()) ?? 0
+          case "-": sourceLine -= Int(position.dropFirst()) ?? 0
+          case "*": break
+          default: sourceLine = Int(position) ?? sourceLine
+          }
+        }
         guard !nextLineIsACall else {
           nextLineIsACall = false
           return
         }
-        let columns = line.split(separator: " ")
         guard columns.count > positionColumns, let instructions = Int(columns[positionColumns]) else {
           return
         }
-        if let part = ReplayPart.part(ofSource: file) ?? ReplayPart.part(ofSource: functionFile) {
+        if let sections, file.hasSuffix("/" + sections.fileName), let part = sections.part(ofLine: sourceLine)
+        {
+          profile.byPart[part.rawValue] += instructions
+        } else if let part = ReplayPart.part(ofSource: file) ?? ReplayPart.part(ofSource: functionFile) {
           profile.byPart[part.rawValue] += instructions
         } else {
           pending[Pair(typeKey: typeKey, object: object), default: 0] += instructions

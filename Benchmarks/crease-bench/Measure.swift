@@ -128,8 +128,9 @@ enum Callgrind {
     var otherThreads: InstructionProfile
   }
 
-  /// The instructions `command` executes, or `nil` when callgrind did not report them.
-  static func run(_ command: String) throws -> Run? {
+  /// The instructions `command` executes, or `nil` when callgrind did not report them; the
+  /// lines of a C source with `sections` count toward their sections' parts.
+  static func run(_ command: String, sections: SourceSections? = nil) throws -> Run? {
     let log = "Benchmarks/.data/callgrind.log"
     let profile = "Benchmarks/.data/callgrind.out"
     try Spawn.run(
@@ -137,7 +138,7 @@ enum Callgrind {
         + " --log-file=\(log) \(command)")
     // "==123== Collected : 1234567"; each thread's profile is `callgrind.out-01`, `-02`, ….
     guard let all = ValgrindLog.number(after: "Collected", skipping: 1, in: log),
-      let mainThread = InstructionProfile(contentsOf: "\(profile)-01")
+      let mainThread = InstructionProfile(contentsOf: "\(profile)-01", sections: sections)
     else { return nil }
     var otherThreads = InstructionProfile()
     for thread in 2..<100 {

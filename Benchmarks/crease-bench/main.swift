@@ -143,6 +143,14 @@ if access(crease, X_OK) == 0 {
       print("\nwhere they go, per line: the replay thread, the others (reading ahead, binary's cues), all:")
       for row in InstructionProfile.table(steadyRuns, lines: added) { print("  " + row) }
     }
+    // The C peer: the same work on the binary trace in one thread of C (SPEC 9's anchor).
+    if let peer = try CPeer.measure(binaries, added: added, crease: crease) {
+      print(
+        "\nthe C peer (Benchmarks/peers/crease-peer.c, cc -O2, one thread), per line of the binary trace:")
+      print(
+        "  cues: \(peer.sameCues ? "the same lines as crease's, byte for byte" : "DIFFERENT from crease's")")
+      for row in peer.table(against: steadyRuns, lines: added) { print("  " + row) }
+    }
   }
   // A fleet: 16 traces replayed independently, one at a time and two at a time.
   // Written by `crease synth` in a child process: a vfork'd child starts with its parent's peak

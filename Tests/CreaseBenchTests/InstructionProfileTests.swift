@@ -2,6 +2,12 @@ import Testing
 
 @testable import crease_bench
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 @Suite("The benchmark's instruction profile")
 struct InstructionProfileTests {
   /// A callgrind profile in the shapes `--separate-threads=yes` writes: compressed names,
@@ -57,6 +63,40 @@ struct InstructionProfileTests {
     #expect(profile[.runtime] == 700)
     #expect(profile[.other] == 11)
     #expect(profile.total == 1095, "every cost line but the call's, as callgrind's totals")
+  }
+
+  @Test(
+    "a C source's lines go to the parts their MARK sections name, positions followed as callgrind writes them"
+  )
+  func sections() throws {
+    let path = "/tmp/crease-bench-test-peer.c"
+    let source = [
+      "#include <stdio.h>", "// MARK: Decoding the records", "int a;", "// MARK: Engine: timers",
+      "int b;", "// MARK: Stages: hinge", "int c;", "// MARK: Cues: writing", "int d;", "// MARK: Notes",
+      "int e;",
+    ]
+    let file = try #require(fopen(path, "w"))
+    fputs(source.joined(separator: "\n") + "\n", file)
+    fclose(file)
+    defer { unlink(path) }
+    let sections = try #require(SourceSections(path: path))
+    #expect(
+      (1...11).map { sections.part(ofLine: $0) } == [
+        .other, .decoding, .decoding, .engine, .engine, .stages, .stages, .cues, .cues, .other, .other,
+      ])
+    #expect(sections.part(ofLine: 12) == nil)
+    let profile = InstructionProfile(
+      lines: [
+        "positions: line", "ob=(1) /tmp/peer", "fl=(1) /tmp/crease-bench-test-peer.c", "fn=(1) main",
+        "3 100", "+2 20", "* 3", "cfn=(2) put", "calls=4 9", "+2 900", "+2 40", "ob=(2) /lib/libc.so.6",
+        "fl=(2) ???", "fn=(3) memcpy", "0 7",
+      ], sections: sections)
+    // Line 3 decoding; 5 engine, twice; the call from line 7 is its callee's; 9 cues; libc.
+    #expect(profile[.decoding] == 100)
+    #expect(profile[.engine] == 23)
+    #expect(profile[.stages] == 0)
+    #expect(profile[.cues] == 40)
+    #expect(profile[.runtime] == 7)
   }
 
   @Test("a second run less the first, part by part, and threads added")
