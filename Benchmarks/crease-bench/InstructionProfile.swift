@@ -47,10 +47,18 @@ enum ReplayPart: Int, CaseIterable {
   }
 
   private static let directories: [(prefix: String, part: ReplayPart)] = [
-    ("CreaseIO/Trace/ReadAheadReader.swift", .reading),
+    ("CreaseIO/Threading/ReadAheadReader.swift", .reading),
+    ("CreaseIO/Threading/BatchHandoff.swift", .reading),
+    ("CreaseIO/Threading/WorkerThread.swift", .reading),
     ("CreaseIO/Replay/TraceReplay.swift", .reading),
+    ("CreaseIO/Replay/ReplayRun.swift", .reading),
     ("CreaseIO/Replay/ReplaySource.swift", .reading),
+    ("CreaseIO/Replay/EventFeed.swift", .reading),
+    ("CreaseIO/Replay/ReaderFeed.swift", .reading),
+    ("CreaseIO/Replay/LoopShift.swift", .reading),
+    ("CreaseIO/Replay/Diagnostics.swift", .reading),
     ("CreaseIO/Streams/", .reading),
+    ("CreaseIO/Threading/", .cues),
     ("CreaseIO/Trace/", .decoding),
     ("Crease/Engine/", .engine),
     ("Crease/Pipeline/", .stages),

@@ -126,10 +126,13 @@ struct InstructionProfileTests {
 
   @Test("sources by directory, single files before their directories, others left to the caller")
   func sources() {
-    #expect(ReplayPart.part(ofSource: "/w/Sources/CreaseIO/Trace/ReadAheadReader.swift") == .reading)
+    #expect(ReplayPart.part(ofSource: "/w/Sources/CreaseIO/Threading/ReadAheadReader.swift") == .reading)
+    #expect(ReplayPart.part(ofSource: "/w/Sources/CreaseIO/Replay/ReplayRun.swift") == .reading)
+    #expect(ReplayPart.part(ofSource: "/w/Sources/CreaseIO/Threading/CueBatch.swift") == .cues)
     #expect(ReplayPart.part(ofSource: "/w/Sources/CreaseIO/Trace/Binary/BodyReader.swift") == .decoding)
     #expect(ReplayPart.part(ofSource: "/w/Sources/CreaseIO/Replay/TraceReplay.swift") == .reading)
-    #expect(ReplayPart.part(ofSource: "/w/Sources/CreaseIO/Replay/CueWriter.swift") == .cues)
+    #expect(ReplayPart.part(ofSource: "/w/Sources/CreaseIO/Threading/CueWriter.swift") == .cues)
+    #expect(ReplayPart.part(ofSource: "/w/Sources/CreaseIO/Replay/ReplaySummary.swift") == .cues)
     #expect(ReplayPart.part(ofSource: "/w/Sources/CreaseRecording/UnsafeByteWriter.swift") == .cues)
     #expect(ReplayPart.part(ofSource: "/w/Sources/Crease/Hinge/HingeStage.swift") == .stages)
     #expect(ReplayPart.part(ofSource: "/w/Sources/Crease/Events/Event.swift") == nil)
