@@ -181,7 +181,8 @@ enum FuzzChecks {
     let again = try? ScenarioFile.parse(ScenarioFile.json(scenario).bytes, path: "again.json")
     precondition(again == scenario, "a scenario does not read back as itself")
     let trace = scenario.generate(SynthOptions(seed: 1, duration: min(scenario.length, 2)))
-    precondition(zip(trace.events, trace.events.dropFirst()).allSatisfy { $0.t <= $1.t }, "events out of order")
+    precondition(
+      zip(trace.events, trace.events.dropFirst()).allSatisfy { $0.t <= $1.t }, "events out of order")
     precondition(trace.events.last?.payload == .end, "a generated trace without its end")
   }
 
