@@ -133,12 +133,16 @@ public struct CameraTrack: Hashable, Sendable {
       burst.left = random.chance(drops.burstChance) ? Int(random.integer(1...2)) : 0
       return .dropped(burst.reason)
     }
-    for (t, change) in changes + [(end, .gapStarts)] {
+    // Frames flow between the changes, unless a gap is open.
+    func deliver(until t: Int64) {
       let until = min(t, end)
       if gapsOpen == 0, until > from {
         b.frames(camera: current, fps: fps, from: from, to: until, stream: stream, fate: fate)
       }
       from = max(from, until)
+    }
+    for (t, change) in changes {
+      deliver(until: t)
       switch change {
       case .rate(let rate): fps = rate
       case .gapStarts: gapsOpen += 1
@@ -147,5 +151,6 @@ public struct CameraTrack: Hashable, Sendable {
         current = then ?? current
       }
     }
+    deliver(until: end)
   }
 }
