@@ -262,6 +262,9 @@ private final class Batch: @unchecked Sendable {
   }
 
   /// Moves `item` in, with a copy of its line.
+  // Always inlined into the producer's fill: left to the optimizer, it stayed a call in the
+  // JSON Lines reader's producer (callgrind: 27 instructions a line).
+  @inline(__always)
   func append(
     _ item: consuming TraceItem, line: UnsafeRawBufferPointer?, note: Note
   ) {
