@@ -23,9 +23,16 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
   ///   sorts *k* places before the end.
   // Inlined into the engine's admit, its one caller per event: as a call, the element was
   // passed through memory and the call cost 29 instructions an event more (callgrind).
+  ///
+  /// `isKnownUnique` skips the copy-on-write check, for a caller that made the buffer unique
+  /// (``makeUnique()``) and has not let it be copied since.
   @inline(__always)
-  mutating func insert(_ element: consuming Element) {
-    makeUnique()
+  mutating func insert(_ element: consuming Element, isKnownUnique: Bool = false) {
+    if isKnownUnique {
+      assert(isKnownUniquelyReferenced(&ring), "a shared ring taken for unique")
+    } else {
+      makeUnique()
+    }
     checkInvariants(around: ring.insertSorted(element))
   }
 
@@ -50,7 +57,9 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
   /// - Complexity: O(1).
   mutating func popFirst() -> Element? { popFirst(if: { _ in true }) }
 
-  private mutating func makeUnique() {
+  /// Gives this buffer a ring of its own, copying a shared one.
+  /// - Complexity: O(1) when the ring is not shared, else O(*n*).
+  mutating func makeUnique() {
     if !isKnownUniquelyReferenced(&ring) { ring = ring.copy() }
   }
 

@@ -111,12 +111,15 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
     var taken = 0
     defer { source.count(.processed, lines: taken) }
     let feed = source.feed
+    // The engine is this run's alone, and nothing below copies it (the sink drains it in
+    // place): its reorder buffer, made its own once here, stays so for every event.
+    engine.ownBuffer()
     while let t = try feed.nextEventTime(), engine.refusal(at: t, isEnd: false, from: source.index) == nil {
       let event = feed.takeEvent()
       taken &+= 1
       noteRead(t)
       try sink.note(event, from: source.index)
-      engine.admit(consume event, from: source.index, isEnd: false)
+      engine.admit(consume event, from: source.index, isEnd: false, bufferIsOwned: true)
       if engine.hasCues { try writeCues() }
     }
     return try feed.takeItem()
