@@ -172,7 +172,9 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   // again, generically, and copied each event twice (callgrind: 370 instructions an event more).
   @inline(never)
   @_specialize(exported:true,where Processor == Pipeline)
-  package mutating func admit(_ event: consuming Event, from source: Int, isEnd: Bool, bufferIsOwned: Bool = false) {
+  package mutating func admit(
+    _ event: consuming Event, from source: Int, isEnd: Bool, bufferIsOwned: Bool = false
+  ) {
     if isEnd {
       sources[source].endTime = event.t
       finish(source: source)
