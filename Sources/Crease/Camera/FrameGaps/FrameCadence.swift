@@ -26,8 +26,16 @@ struct FrameCadence: Sendable {
 
   /// Takes in an ordinary delta (not a gap, and not bridged by a reported drop) of a stream
   /// without a declared rate.
+  // The test inlined into each frame's step, the estimate a call: a declared rate, the usual
+  // case, needs none (callgrind: 4 instructions an event as a call).
+  @inline(__always)
   mutating func observe(_ delta: Nanoseconds) {
     guard !isDeclared, delta > .zero else { return }
+    estimate(adding: delta)
+  }
+
+  /// Adds a delta to the window and takes the median of the window as the nominal duration.
+  private mutating func estimate(adding delta: Nanoseconds) {
     deltas[next] = delta.rawValue
     next = (next + 1) % Self.window
     count = Swift.min(count + 1, Self.window)
