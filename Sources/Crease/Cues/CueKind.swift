@@ -142,8 +142,9 @@ extension CueKind {
   /// The bytes of text the cue carries (a mark's label, a stream's or a boundary's name): what
   /// makes one cue take more memory than another, for the limits that bound buffers in bytes.
   /// - Complexity: O(1).
-  // Inlinable: asked for every event and cue, across modules.
-  @inlinable
+  // Inlinable: asked for every cue, across modules; always inlined, as left to the optimizer it
+  // stayed a call (callgrind: 5 instructions an event on the bench trace).
+  @inlinable @inline(__always)
   public var textByteCount: Int {
     switch self {
     case .mark(let label): label.utf8.count
