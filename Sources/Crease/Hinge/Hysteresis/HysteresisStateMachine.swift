@@ -24,6 +24,15 @@ struct HysteresisStateMachine: Sendable {
 
   /// Takes in an angle in degrees.
   mutating func receive(_ angle: Double) -> Action {
+    let action = action(for: angle)
+    if case .side(let side, _) = action { enter(side) }
+    return action
+  }
+
+  /// What ``receive(_:)`` does with an angle in degrees, without taking it in: for an owner
+  /// that keeps its machines in an array and writes only when a side changes
+  /// (``enter(_:)``).
+  func action(for angle: Double) -> Action {
     switch state {
     case .awaitingFirstSample:
       let side: BoundarySide
@@ -34,20 +43,18 @@ struct HysteresisStateMachine: Sendable {
       } else {
         side = angle >= (boundary.below + boundary.above) / 2 ? .above : .below
       }
-      state = .on(side)
       return .side(side, initial: true)
-    case .on(let side):
-      if side == .above && angle <= boundary.below {
-        state = .on(.below)
-        return .side(.below, initial: false)
-      }
-      if side == .below && angle >= boundary.above {
-        state = .on(.above)
-        return .side(.above, initial: false)
-      }
+    case .on(.above) where angle <= boundary.below:
+      return .side(.below, initial: false)
+    case .on(.below) where angle >= boundary.above:
+      return .side(.above, initial: false)
+    case .on:
       return .none
     }
   }
+
+  /// Takes the side ``action(for:)`` reported.
+  mutating func enter(_ side: BoundarySide) { state = .on(side) }
 
   /// Forgets the side: the next sample sets it again.
   mutating func reset() { state = .awaitingFirstSample }
