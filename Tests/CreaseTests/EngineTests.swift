@@ -270,4 +270,35 @@ struct EngineCopyTests {
     #expect(Self.labels(finishing: &original) == "a-b---c")
     #expect(Self.labels(finishing: &copy) == "a-b----de")
   }
+
+  @Test("cues moved to a replay's storage come in output order, with their bounds and text bytes")
+  func moveCuesInOrder() {
+    var engine = Engine(processor: Pipeline(configuration: .default), reorderWindow: .zero)
+    // A launch delivery gives two cues at once (initial, then the `flat` threshold), a mark one.
+    _ = engine.push(
+      Event(t: 1_000, .hinge(HingeDelivery(angle: .degrees(90), status: .partiallyOpen))), from: 0)
+    _ = engine.push(Event(t: 2_000, .mark(label: "a label")), from: 0)
+    engine.advance(to: 2_000)
+    var copy = engine
+    var expected: [Cue] = []
+    var expectedBounds: [Nanoseconds?] = []
+    copy.drainCues(into: &expected, bounds: &expectedBounds)
+    #expect(expected.count == 3)
+
+    let cues = UnsafeMutablePointer<Cue>.allocate(capacity: engine.cueCount)
+    let bounds = UnsafeMutablePointer<Nanoseconds?>.allocate(capacity: engine.cueCount)
+    defer {
+      cues.deallocate()
+      bounds.deallocate()
+    }
+    let count = engine.cueCount
+    let textBytes = engine.moveCues(to: cues, bounds: bounds)
+    let moved = (0..<count).map { (cues + $0).move() }
+    let movedBounds = (0..<count).map { (bounds + $0).move() }
+    #expect(moved == expected)
+    #expect(movedBounds == expectedBounds)
+    #expect(textBytes == expected.reduce(0) { $0 + $1.kind.textByteCount })
+    #expect(textBytes == "a label".utf8.count + "flat".utf8.count)
+    #expect(!engine.hasCues)
+  }
 }

@@ -364,17 +364,32 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     drainCues(into: &buffer)
   }
 
-  /// Hands every cue produced so far to `take`, moved out, **the last first**, with the
-  /// processor's latency bound for it, asked now; then forgets them. For an owner that stores
-  /// the cues from the back: ``drainCues(into:bounds:)`` without copying each cue to ask its
-  /// bound (callgrind: about 250 instructions a cue).
-  /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
+  /// Moves every cue produced so far to `cues`, in output order, and the processor's latency
+  /// bound for each, asked now, to `bounds`; returns the bytes of text they carry
+  /// (``CueKind/textByteCount``, for storage bounded in bytes).
+  ///
+  /// For an owner that keeps cues in storage of its own (the replay's cue batches):
+  /// ``drainCues(into:bounds:)`` without copying each cue to ask its bound (callgrind: about
+  /// 250 instructions a cue), and without a closure called for each, which cost about 40 a cue
+  /// more than this loop.
+  ///
+  /// - Precondition: `cues` and `bounds` have room for ``cueCount`` elements, uninitialized;
+  ///   they hold that many initialized ones on return.
+  /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the engine's storage.
   @_specialize(exported:true,where Processor == Pipeline)
-  package mutating func drainCuesLastFirst(_ take: (consuming Cue, Nanoseconds?) -> Void) {
+  package mutating func moveCues(
+    to cues: UnsafeMutablePointer<Cue>, bounds: UnsafeMutablePointer<Nanoseconds?>
+  ) -> Int {
+    // From the back, the only end an array gives an element up from without a copy.
+    var slot = context.cues.count
+    var textBytes = 0
     while let cue = context.cues.popLast() {
-      let bound = processor.latencyBound(for: cue)
-      take(cue, bound)
+      slot &-= 1
+      textBytes &+= cue.kind.textByteCount
+      (bounds + slot).initialize(to: processor.latencyBound(for: cue))
+      (cues + slot).initialize(to: cue)
     }
+    return textBytes
   }
 
   /// How many cues are waiting to be drained.

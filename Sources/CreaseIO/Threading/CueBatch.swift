@@ -49,14 +49,9 @@ final class CueBatch: @unchecked Sendable {
     assert(taken == 0, "a batch is filled, then taken from, then emptied")
     let added = engine.cueCount
     if added > room { grow(toHold: count + added) }
-    // Given the last first, the only end an array gives an element up from without a copy.
-    var slot = count + added
-    engine.drainCuesLastFirst { cue, bound in
-      slot &-= 1
-      textBytes &+= cue.kind.textByteCount
-      (cues + slot).initialize(to: cue)
-      (bounds + slot).initialize(to: bound)
-    }
+    // The engine fills exactly `added` slots from here, for which there is room now: the
+    // storage holds `count + added`.
+    textBytes &+= engine.moveCues(to: cues + count, bounds: bounds + count)
     count += added
   }
 
