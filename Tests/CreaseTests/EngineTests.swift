@@ -271,6 +271,21 @@ struct EngineCopyTests {
     #expect(Self.labels(finishing: &copy) == "a-b----de")
   }
 
+  @Test("an engine that takes its buffer as its own for a fast loop leaves a copy's events alone")
+  func ownedBufferAfterCopy() {
+    var original = Engine(processor: MarbleProcessor(), sourceCount: 1, reorderWindow: 3)
+    _ = original.push(Event(t: 0, .mark(label: "a")), from: 0)
+    _ = original.push(Event(t: 2, .mark(label: "b")), from: 0)
+    var copy = original
+    // The replay's fast loop: the buffer made the engine's own once, then no check per event.
+    original.ownBuffer()
+    original.admit(Event(t: 6, .mark(label: "c")), from: 0, isEnd: false, bufferIsOwned: true)
+    original.admit(Event(t: 7, .mark(label: "d")), from: 0, isEnd: false, bufferIsOwned: true)
+    _ = copy.push(Event(t: 8, .mark(label: "e")), from: 0)
+    #expect(Self.labels(finishing: &original) == "a-b---cd")
+    #expect(Self.labels(finishing: &copy) == "a-b-----e")
+  }
+
   @Test("cues moved to a replay's storage come in output order, with their bounds and text bytes")
   func moveCuesInOrder() {
     var engine = Engine(processor: Pipeline(configuration: .default), reorderWindow: .zero)
