@@ -198,6 +198,37 @@ struct EngineTests {
     #expect(times == times.sorted(), "seed \(seed)")
     #expect(times.count == accepted, "seed \(seed): every accepted event is processed once")
   }
+
+  @Test("cues moved to a replay's storage come in output order, with their bounds and text bytes")
+  func moveCuesInOrder() {
+    var engine = Engine(processor: Pipeline(configuration: .default), reorderWindow: .zero)
+    // A launch delivery gives two cues at once (initial, then the `flat` threshold), a mark one.
+    _ = engine.push(
+      Event(t: 1_000, .hinge(HingeDelivery(angle: .degrees(90), status: .partiallyOpen))), from: 0)
+    _ = engine.push(Event(t: 2_000, .mark(label: "a label")), from: 0)
+    engine.advance(to: 2_000)
+    var copy = engine
+    var expected: [Cue] = []
+    var expectedBounds: [Nanoseconds?] = []
+    copy.drainCues(into: &expected, bounds: &expectedBounds)
+    #expect(expected.count == 3)
+
+    let cues = UnsafeMutablePointer<Cue>.allocate(capacity: engine.cueCount)
+    let bounds = UnsafeMutablePointer<Nanoseconds?>.allocate(capacity: engine.cueCount)
+    defer {
+      cues.deallocate()
+      bounds.deallocate()
+    }
+    let count = engine.cueCount
+    let textBytes = engine.moveCues(to: cues, bounds: bounds)
+    let moved = (0..<count).map { (cues + $0).move() }
+    let movedBounds = (0..<count).map { (bounds + $0).move() }
+    #expect(moved == expected)
+    #expect(movedBounds == expectedBounds)
+    #expect(textBytes == expected.reduce(0) { $0 + $1.kind.textByteCount })
+    #expect(textBytes == "a label".utf8.count + "flat".utf8.count)
+    #expect(!engine.hasCues)
+  }
 }
 
 @Suite("Event-time engine: stopping early")
@@ -257,11 +288,17 @@ struct EngineCopyTests {
     return Marble.diagram(cues, end: nil)
   }
 
+  /// An engine with a reorder window of 3 ticks that holds marks `a` (t 0) and `b` (t 2).
+  static func bufferingAB() -> Engine<MarbleProcessor> {
+    var engine = Engine(processor: MarbleProcessor(), sourceCount: 1, reorderWindow: 3)
+    _ = engine.push(Event(t: 0, .mark(label: "a")), from: 0)
+    _ = engine.push(Event(t: 2, .mark(label: "b")), from: 0)
+    return engine
+  }
+
   @Test("a copy made while events are buffered goes on with them, apart from the original")
   func copyWhileBuffered() {
-    var original = Engine(processor: MarbleProcessor(), sourceCount: 1, reorderWindow: 3)
-    _ = original.push(Event(t: 0, .mark(label: "a")), from: 0)
-    _ = original.push(Event(t: 2, .mark(label: "b")), from: 0)
+    var original = Self.bufferingAB()
     var copy = original
     // Each push releases the buffered events the copy shares with the original.
     _ = original.push(Event(t: 6, .mark(label: "c")), from: 0)
@@ -273,9 +310,7 @@ struct EngineCopyTests {
 
   @Test("an engine that takes its buffer as its own for a fast loop leaves a copy's events alone")
   func ownedBufferAfterCopy() {
-    var original = Engine(processor: MarbleProcessor(), sourceCount: 1, reorderWindow: 3)
-    _ = original.push(Event(t: 0, .mark(label: "a")), from: 0)
-    _ = original.push(Event(t: 2, .mark(label: "b")), from: 0)
+    var original = Self.bufferingAB()
     var copy = original
     // The replay's fast loop: the buffer made the engine's own once, then no check per event.
     original.ownBuffer()
@@ -284,36 +319,5 @@ struct EngineCopyTests {
     _ = copy.push(Event(t: 8, .mark(label: "e")), from: 0)
     #expect(Self.labels(finishing: &original) == "a-b---cd")
     #expect(Self.labels(finishing: &copy) == "a-b-----e")
-  }
-
-  @Test("cues moved to a replay's storage come in output order, with their bounds and text bytes")
-  func moveCuesInOrder() {
-    var engine = Engine(processor: Pipeline(configuration: .default), reorderWindow: .zero)
-    // A launch delivery gives two cues at once (initial, then the `flat` threshold), a mark one.
-    _ = engine.push(
-      Event(t: 1_000, .hinge(HingeDelivery(angle: .degrees(90), status: .partiallyOpen))), from: 0)
-    _ = engine.push(Event(t: 2_000, .mark(label: "a label")), from: 0)
-    engine.advance(to: 2_000)
-    var copy = engine
-    var expected: [Cue] = []
-    var expectedBounds: [Nanoseconds?] = []
-    copy.drainCues(into: &expected, bounds: &expectedBounds)
-    #expect(expected.count == 3)
-
-    let cues = UnsafeMutablePointer<Cue>.allocate(capacity: engine.cueCount)
-    let bounds = UnsafeMutablePointer<Nanoseconds?>.allocate(capacity: engine.cueCount)
-    defer {
-      cues.deallocate()
-      bounds.deallocate()
-    }
-    let count = engine.cueCount
-    let textBytes = engine.moveCues(to: cues, bounds: bounds)
-    let moved = (0..<count).map { (cues + $0).move() }
-    let movedBounds = (0..<count).map { (bounds + $0).move() }
-    #expect(moved == expected)
-    #expect(movedBounds == expectedBounds)
-    #expect(textBytes == expected.reduce(0) { $0 + $1.kind.textByteCount })
-    #expect(textBytes == "a label".utf8.count + "flat".utf8.count)
-    #expect(!engine.hasCues)
   }
 }
