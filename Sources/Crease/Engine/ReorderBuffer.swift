@@ -19,20 +19,17 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
   /// How many elements it holds.
   var count: Int { ring.count }
 
+  /// Inserts `element` in order.
+  ///
+  /// `isKnownUnique` skips the copy-on-write check, for a caller that made the buffer unique
+  /// (``makeUnique()``) and has not let it be copied since.
   /// - Complexity: O(1) amortized for an element not smaller than the last; O(*k*) for one that
   ///   sorts *k* places before the end.
   // Inlined into the engine's admit, its one caller per event: as a call, the element was
   // passed through memory and the call cost 29 instructions an event more (callgrind).
-  ///
-  /// `isKnownUnique` skips the copy-on-write check, for a caller that made the buffer unique
-  /// (``makeUnique()``) and has not let it be copied since.
   @inline(__always)
   mutating func insert(_ element: consuming Element, isKnownUnique: Bool = false) {
-    if isKnownUnique {
-      assert(isKnownUniquelyReferenced(&ring), "a shared ring taken for unique")
-    } else {
-      makeUnique()
-    }
+    makeUnique(unlessKnown: isKnownUnique)
     checkInvariants(around: ring.insertSorted(element))
   }
 
@@ -45,11 +42,7 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
   /// - Complexity: O(1).
   mutating func popFirst(if condition: (borrowing Element) -> Bool, isKnownUnique: Bool = false) -> Element? {
     guard ring.count > 0, condition(ring[0]) else { return nil }
-    if isKnownUnique {
-      assert(isKnownUniquelyReferenced(&ring), "a shared ring taken for unique")
-    } else {
-      makeUnique()
-    }
+    makeUnique(unlessKnown: isKnownUnique)
     return ring.removeFirst()
   }
 
@@ -61,6 +54,17 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
   /// - Complexity: O(1) when the ring is not shared, else O(*n*).
   mutating func makeUnique() {
     if !isKnownUniquelyReferenced(&ring) { ring = ring.copy() }
+  }
+
+  /// ``makeUnique()``, or for a caller that knows the ring is unique, only a check of that in
+  /// debug builds.
+  @inline(__always)
+  private mutating func makeUnique(unlessKnown isKnownUnique: Bool) {
+    if isKnownUnique {
+      assert(isKnownUniquelyReferenced(&ring), "a shared ring taken for unique")
+    } else {
+      makeUnique()
+    }
   }
 
   /// In debug builds, checks that the ring is in order: whole while it is small, and around
