@@ -3,6 +3,16 @@ import Testing
 
 @testable import Crease
 
+extension HysteresisStateMachine {
+  /// A sample taken in as the hinge stage takes it: its action, and the side entered when it
+  /// reports one.
+  mutating func receive(_ angle: Double) -> Action {
+    let action = action(for: angle)
+    if case .side(let side, _) = action { enter(side) }
+    return action
+  }
+}
+
 /// Marble tests for one boundary at 135/145 degrees: each input digit `d` is a sample of
 /// `130 + 2d` degrees (`2` is 134, `5` the midpoint 140, `8` is 146), `-` no sample. Output:
 /// `a`/`b` for the initial side above/below, `A`/`B` for a crossing, `-` nothing.

@@ -22,16 +22,9 @@ struct HysteresisStateMachine: Sendable {
 
   init(boundary: Boundary) { self.boundary = boundary }
 
-  /// Takes in an angle in degrees.
-  mutating func receive(_ angle: Double) -> Action {
-    let action = action(for: angle)
-    if case .side(let side, _) = action { enter(side) }
-    return action
-  }
-
-  /// What ``receive(_:)`` does with an angle in degrees, without taking it in: for an owner
-  /// that keeps its machines in an array and writes only when a side changes
-  /// (``enter(_:)``).
+  /// What a sample at an angle in degrees does, without taking it in: a sample is taken in
+  /// only when it reports a side (``enter(_:)``), so an owner that keeps its machines in an
+  /// array writes to it only then.
   func action(for angle: Double) -> Action {
     switch state {
     case .awaitingFirstSample:
