@@ -229,6 +229,48 @@ struct EngineTests {
     #expect(textBytes == "a label".utf8.count + "flat".utf8.count)
     #expect(!engine.hasCues)
   }
+
+  @Test(
+    "a push that hands refused events back gives push's verdicts, the refused events as sent, and the same cues",
+    arguments: 0..<20)
+  func pushHandingBack(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    var pushing = Engine(processor: Pipeline(configuration: .default), sourceCount: 2)
+    var handing = pushing
+    var latest: [Int64] = [0, 0]
+    var verdicts: Set<String> = []
+    for index in 0..<400 {
+      let source = Int.random(in: 0...1, using: &random)
+      // Forward, an eighth of the time back by up to 120 ms (in the window, or late); in the
+      // last 150 events, now and then an `end` (then events after it).
+      latest[source] += Int64.random(in: 0...20_000_000, using: &random)
+      let back =
+        Int.random(in: 0..<8, using: &random) == 0 ? Int64.random(in: 0...120_000_000, using: &random) : 0
+      let t = max(latest[source] - back, 0)
+      let payload: Event.Payload =
+        index >= 250 && Int.random(in: 0..<20, using: &random) == 0
+        ? .end
+        : index % 3 == 0
+          ? .frame(Frame(pts: PresentationTime(nanoseconds: t)))
+          : .mark(label: "m\(index)")
+      let event = Event(t: Nanoseconds(t), payload)
+      let verdict = pushing.push(event, from: source)
+      let handedBack = handing.push(handingBack: event, from: source)
+      #expect(handedBack?.refusal ?? .accepted == verdict, "seed \(seed), event \(index)")
+      #expect(handedBack.map { $0.event == event } ?? true, "seed \(seed), event \(index)")
+      verdicts.insert("\(verdict)".prefix { $0 != "(" }.description)
+    }
+    #expect(verdicts == ["accepted", "late", "afterEnd"], "seed \(seed)")
+    pushing.finish(source: 0)
+    pushing.finish(source: 1)
+    handing.finish(source: 0)
+    handing.finish(source: 1)
+    var pushed: [Cue] = []
+    var handed: [Cue] = []
+    pushing.drainCues(into: &pushed)
+    handing.drainCues(into: &handed)
+    #expect(!pushed.isEmpty && pushed == handed, "seed \(seed)")
+  }
 }
 
 @Suite("Event-time engine: stopping early")

@@ -58,6 +58,13 @@ extension Event.Payload {
   }
 }
 
+extension Event.Payload {
+  /// Whether the payload is `end`.
+  var isEnd: Bool {
+    if case .end = self { true } else { false }
+  }
+}
+
 /// One hinge delivery: a continuous angle and a coarse status.
 public struct HingeDelivery: Hashable, Sendable {
   /// The angle between the two halves, in the unit it was recorded in.

@@ -56,8 +56,10 @@ public struct CreaseSession: EventSending, Sendable {
   /// `frame(_:stream:camera:at:)` and the others). One more than ``reorderWindow`` behind the
   /// latest, or after ``finish()`` or an `end` event, is refused.
   /// - Complexity: amortized O(1) per event and cue; no allocation in steady state.
-  public mutating func send(_ event: Event) throws(RefusedEvent) {
-    if let refusal = RefusedEvent(event: event, admission: engine.push(event, from: 0)) { throw refusal }
+  public mutating func send(_ event: consuming Event) throws(RefusedEvent) {
+    if let refused = engine.push(handingBack: event, from: 0) {
+      throw RefusedEvent(event: refused.event, refusal: refused.refusal)
+    }
   }
 
   /// Moves time forward to `t` while no event arrives, firing the cues due by then. Later

@@ -92,7 +92,9 @@ where Base.Element == Event, C.Duration == Duration {
         }
         switch input {
         case .event(let event):
-          if let refusal = RefusedEvent(event: event, admission: engine.push(event, from: 0)) {
+          let t = event.t
+          if let refused = engine.push(handingBack: event, from: 0) {
+            let refusal = RefusedEvent(event: refused.event, refusal: refused.refusal)
             switch policy {
             case .end:
               failed = true
@@ -101,7 +103,7 @@ where Base.Element == Event, C.Duration == Duration {
               report(refusal)
             }
           }
-          if let idle, event.t > (latest?.t ?? .min) { latest = (event.t, idle.clock.now) }
+          if let idle, t > (latest?.t ?? .min) { latest = (t, idle.clock.now) }
         case .tick:
           guard let idle, let latest else { break }
           let quiet = latest.at.duration(to: idle.clock.now)

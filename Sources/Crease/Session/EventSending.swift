@@ -5,7 +5,7 @@ public protocol EventSending {
   /// Why an event was not taken.
   associatedtype SendFailure: Error
   /// Takes any event.
-  mutating func send(_ event: Event) throws(SendFailure)
+  mutating func send(_ event: consuming Event) throws(SendFailure)
 }
 
 extension EventSending {

@@ -33,10 +33,10 @@ public struct RefusedEvent: Error, Hashable, Sendable {
     self.reason = reason
   }
 
-  /// The engine's verdict on `event` as an error, or `nil` when it was accepted.
-  init?<Processor>(event: Event, admission: Engine<Processor>.Admission) {
-    switch admission {
-    case .accepted: return nil
+  /// The engine's refusal of `event` as an error (``Engine/push(handingBack:from:)``).
+  init<Processor>(event: consuming Event, refusal: Engine<Processor>.Admission) {
+    switch refusal {
+    case .accepted: preconditionFailure("an accepted event is not refused")
     case .late(let behind): self.init(event: event, reason: .late(behind: behind))
     case .afterEnd: self.init(event: event, reason: .afterEnd)
     }
