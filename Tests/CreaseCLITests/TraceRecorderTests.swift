@@ -147,6 +147,37 @@ struct TraceRecorderRefusalTests {
     #expect(recorder.sink.bytes == before)
   }
 
+  /// A sink that takes lines until it holds `room` bytes, then fails with its own error.
+  struct FillingSink: TraceSink {
+    struct Full: Error, Equatable { var lineBytes: Int }
+    var room: Int
+    var bytes = 0
+    mutating func write(_ line: UnsafeRawBufferPointer) throws(Full) {
+      guard bytes + line.count <= room else { throw Full(lineBytes: line.count) }
+      bytes += line.count
+    }
+  }
+
+  @Test("a sink's own failure comes out typed, as the sink threw it, and the line is not counted written")
+  func sinkFailure() throws {
+    let mark = Event(t: 5, .mark(label: "a mark"))
+    var probe = try TraceRecorder(sink: MemorySink())
+    let headerBytes = probe.sink.bytes.count
+    try probe.send(mark)
+    let markBytes = probe.sink.bytes.count - headerBytes
+    var recorder = try TraceRecorder(sink: FillingSink(room: headerBytes + markBytes))
+    try recorder.send(mark)
+    #expect(recorder.sink.bytes == headerBytes + markBytes)
+    var failure: TraceRecorder<FillingSink>.Failure?
+    do { try recorder.send(Event(t: 6, .mark(label: "b mark"))) } catch { failure = error }
+    guard case .sink(let full) = failure else {
+      Issue.record("expected the sink's failure, got \(String(describing: failure))")
+      return
+    }
+    #expect(full == FillingSink.Full(lineBytes: markBytes))
+    #expect(recorder.sink.bytes == headerBytes + markBytes)
+  }
+
   @Test(
     "a header a trace cannot start with is refused before anything is written",
     arguments: [
