@@ -11,8 +11,12 @@ struct FrameCadence: Sendable {
   /// The nominal frame duration, once known.
   private(set) var nominal: FrameDuration?
   private let isDeclared: Bool
+  /// The window's deltas in order of arrival: a ring, the oldest at `next` once it is full.
   private var deltas: [Int64]
-  private var scratch: [Int64]
+  /// The same deltas, sorted: kept so as each delta comes and the oldest goes, rather than
+  /// sorted again for every frame (an insertion sort of the window at each frame cost about 370
+  /// instructions a frame of a stream without a declared rate; callgrind, `make library-cost`).
+  private var sorted: [Int64]
   private var count = 0
   private var next = 0
 
@@ -21,7 +25,7 @@ struct FrameCadence: Sendable {
     nominal = framesPerSecond.map(FrameDuration.init(framesPerSecond:))
     isDeclared = framesPerSecond != nil
     deltas = Array(repeating: 0, count: Self.window)
-    scratch = deltas
+    sorted = deltas
   }
 
   /// Takes in an ordinary delta (not a gap, and not bridged by a reported drop) of a stream
@@ -35,22 +39,54 @@ struct FrameCadence: Sendable {
   }
 
   /// Adds a delta to the window and takes the median of the window as the nominal duration.
+  /// - Complexity: O(*w*) in the window's length.
   private mutating func estimate(adding delta: Nanoseconds) {
-    deltas[next] = delta.rawValue
-    next = (next + 1) % Self.window
-    count = Swift.min(count + 1, Self.window)
-    guard count >= Self.minimumSamples else { return }
-    // An insertion sort in place: at most 15 values, and a slice sort would copy.
-    for index in 0..<count {
-      let value = deltas[index]
-      var position = index
-      while position > 0 && scratch[position - 1] > value {
-        scratch[position] = scratch[position - 1]
-        position -= 1
+    let value = delta.rawValue
+    // Through the storage of each array, checked for sharing once rather than at each write.
+    // Every index stays below `count`, which is at most `window`, both arrays' length: the
+    // oldest is found among the `count` sorted values that hold it, and the new one goes in at
+    // `count` or below after the oldest has left a full window.
+    deltas.withUnsafeMutableBufferPointer { deltas in
+      sorted.withUnsafeMutableBufferPointer { sorted in
+        if count == Self.window {
+          // The oldest delta leaves the sorted window: the values after it move down one place.
+          // Its first place among the sorted values, found by halving: an index below `count`
+          // whatever the values.
+          let oldest = deltas[next]
+          var (index, end) = (0, count - 1)
+          while index < end {
+            let middle = (index + end) / 2
+            if sorted[middle] < oldest { index = middle + 1 } else { end = middle }
+          }
+          while index + 1 < count {
+            sorted[index] = sorted[index + 1]
+            index += 1
+          }
+          count -= 1
+        }
+        deltas[next] = value
+        // The new one goes in its place among the sorted values, the larger moving up one.
+        var position = count
+        while position > 0 && sorted[position - 1] > value {
+          sorted[position] = sorted[position - 1]
+          position -= 1
+        }
+        sorted[position] = value
       }
-      scratch[position] = value
     }
-    nominal = FrameDuration(Nanoseconds(scratch[count / 2]))
+    next = (next + 1) % Self.window
+    count += 1
+    checkInvariants()
+    guard count >= Self.minimumSamples else { return }
+    nominal = FrameDuration(Nanoseconds(sorted[count / 2]))
+  }
+
+  /// In debug builds, checks that the sorted window holds the ring's deltas.
+  private func checkInvariants() {
+    #if DEBUG
+      let held = count < Self.window ? Array(deltas[..<count]) : deltas
+      assert(Array(sorted[..<count]) == held.sorted(), "the sorted window holds the window's deltas")
+    #endif
   }
 
   /// The median of the deltas seen so far, however few, the lower of two: the estimate the
@@ -65,7 +101,10 @@ struct FrameCadence: Sendable {
   /// A rate change was confirmed: the new duration holds from now on.
   mutating func adopt(_ duration: Nanoseconds) {
     nominal = FrameDuration(duration)
-    for index in deltas.indices { deltas[index] = duration.rawValue }
+    for index in deltas.indices {
+      deltas[index] = duration.rawValue
+      sorted[index] = duration.rawValue
+    }
     count = Self.window
   }
 }
