@@ -58,10 +58,13 @@ extension Event.Payload {
   }
 }
 
-extension Event.Payload {
-  /// Whether the payload is `end`.
+extension Event {
+  /// Whether the event is `end`.
   var isEnd: Bool {
-    if case .end = self { true } else { false }
+    switch payload {
+    case .end: true
+    default: false
+    }
   }
 }
 
