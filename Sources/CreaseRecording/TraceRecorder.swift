@@ -87,7 +87,7 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
     TraceEncoder.encode(record, into: &line)
     // The line lent as a pointer for the one call. `withUnsafeBytes` rethrows untyped, so the
     // sink's error is cast back to its type; a `Result` typed by the sink's failure instead cost
-    // a look-up of its generic metadata at every line, about 900 instructions an event in an
+    // a look-up of its generic metadata at every line, about 1,000 instructions an event in an
     // app's build (callgrind, `make library-cost`).
     do {
       try line.withUnsafeBytes { bytes in try writer.write(bytes) }

@@ -49,8 +49,8 @@ struct FrameCadence: Sendable {
     deltas.withUnsafeMutableBufferPointer { deltas in
       sorted.withUnsafeMutableBufferPointer { sorted in
         if count == Self.window {
-          // The oldest delta leaves the sorted window: the values after it move down one place.
-          // Its first place among the sorted values, found by halving: an index below `count`
+          // The oldest delta leaves the sorted window, the values after it moving down one
+          // place. Its first place among them is found by halving: an index below `count`
           // whatever the values.
           let oldest = deltas[next]
           var (index, end) = (0, count - 1)
