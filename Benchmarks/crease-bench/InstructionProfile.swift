@@ -102,7 +102,10 @@ enum ReplayPart: Int, CaseIterable {
 /// counting the functions it calls. A line goes to the part of its source file
 /// (``ReplayPart/part(ofSource:)``), else to that of its function's file, else to that of its
 /// function's type as the type's other functions placed it, else to that of its library
-/// (``ReplayPart/part(ofObject:)``). The format is valgrind's "Callgrind Format
+/// (``ReplayPart/part(ofObject:)``). A peer's lines go by the section of its source they are in
+/// (``SourceSections``), and code of a peer's function without a line of the peer's own (line 0,
+/// code inlined from the compiler or a library) with the part most of that function's lines are
+/// in. The format is valgrind's "Callgrind Format
 /// Specification": names may be compressed (`fn=(12) name` defines number 12, `fn=(12)` uses
 /// it), `fi=` and `fe=` switch the file within a function (inlined code), and the cost line
 /// after `calls=` is what the call cost in all, which the callee's own lines count already.
@@ -176,6 +179,13 @@ struct InstructionProfile {
     var partsOfTypes: [Substring: ReplayPart] = [:]
     /// Instructions with no source file to go by, by the type of their function and object.
     var pending: [Pair: Int] = [:]
+    /// The current function's name.
+    var function: Substring = ""
+    /// A peer's own lines' instructions by function, part by part, and the instructions of its
+    /// functions that have no line of the peer's own: those go to the part that has most of
+    /// their function's lines.
+    var partsByFunction: [Substring: [Int]] = [:]
+    var unplacedByFunction: [Substring: Int] = [:]
 
     struct Pair: Hashable {
       var typeKey: Substring?
@@ -204,9 +214,18 @@ struct InstructionProfile {
         guard columns.count > positionColumns, let instructions = Int(columns[positionColumns]) else {
           return
         }
-        if let sections, file.hasSuffix("/" + sections.fileName), let part = sections.part(ofLine: sourceLine)
+        if let sections, functionFile.hasSuffix("/" + sections.fileName),
+          !file.hasSuffix("/" + sections.fileName) || sourceLine == 0
+        {
+          // Code of a peer's function without a line of the peer's own (line 0, or inlined
+          // from the compiler or a library): it waits to go with its function's part.
+          unplacedByFunction[function, default: 0] += instructions
+        } else if let sections, file.hasSuffix("/" + sections.fileName),
+          let part = sections.part(ofLine: sourceLine)
         {
           profile.byPart[part.rawValue] += instructions
+          partsByFunction[function, default: Array(repeating: 0, count: ReplayPart.allCases.count)][
+            part.rawValue] += instructions
         } else if let part = ReplayPart.part(ofSource: file) ?? ReplayPart.part(ofSource: functionFile) {
           profile.byPart[part.rawValue] += instructions
         } else {
@@ -227,7 +246,8 @@ struct InstructionProfile {
       case "cfi", "cfl": _ = Self.name(value, in: &files)
       case "fn":
         file = functionFile
-        typeKey = ReplayPart.typeKey(ofFunction: Self.name(value, in: &functions))
+        function = Self.name(value, in: &functions)
+        typeKey = ReplayPart.typeKey(ofFunction: function)
         if let typeKey, let part = ReplayPart.part(ofSource: functionFile) { partsOfTypes[typeKey] = part }
       case "cfn": _ = Self.name(value, in: &functions)
       case "calls": nextLineIsACall = true
@@ -239,6 +259,11 @@ struct InstructionProfile {
     /// Adds the instructions that waited for the whole profile: by the part of their
     /// function's type when one of its functions said, else by their object.
     func finish(into profile: inout InstructionProfile) {
+      for (function, instructions) in unplacedByFunction {
+        let parts = partsByFunction[function] ?? []
+        let part = parts.indices.max { parts[$0] < parts[$1] }.flatMap { ReplayPart(rawValue: $0) } ?? .other
+        profile.byPart[part.rawValue] += instructions
+      }
       for (pair, instructions) in pending {
         let part = pair.typeKey.flatMap { partsOfTypes[$0] } ?? ReplayPart.part(ofObject: pair.object)
         profile.byPart[part.rawValue] += instructions

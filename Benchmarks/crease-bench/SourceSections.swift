@@ -4,7 +4,7 @@
   import Darwin
 #endif
 
-/// A C source's lines by the replay part of the `// MARK:` section they are in: how the C peer's
+/// A peer's source lines by the replay part of the `// MARK:` section they are in: how a peer's
 /// instructions, inlined into a few functions, are still told apart part by part.
 ///
 /// A section's title starts with the part's word: `Decoding`, `Engine`, `Stages`, `Cues` or

@@ -143,13 +143,18 @@ if access(crease, X_OK) == 0 {
       print("\nwhere they go, per line: the replay thread, the others (reading ahead, binary's cues), all:")
       for row in InstructionProfile.table(steadyRuns, lines: added) { print("  " + row) }
     }
-    // The C peer: the same work on the binary trace in one thread of C (SPEC 9's anchor).
-    if let peer = try CPeer.measure(binaries, added: added, crease: crease) {
-      print(
-        "\nthe C peer (Benchmarks/peers/crease-peer.c, cc -O2, one thread), per line of the binary trace:")
-      print(
-        "  cues: \(peer.sameCues ? "the same lines as crease's, byte for byte" : "DIFFERENT from crease's")")
-      for row in peer.table(against: steadyRuns, lines: added) { print("  " + row) }
+    // The peers: the same work on the binary trace in one thread, of C (SPEC 9's anchor) and of
+    // Swift on plain records (what Crease on records could reach).
+    let peers = try [Peer.Program.c, .swift].compactMap { try Peer.measure($0, on: binaries, crease: crease) }
+    if let anchor = peers.first(where: { $0.program.name == Peer.Program.c.name }) {
+      print("\nthe peers (Benchmarks/peers/, one thread each), per line of the binary trace:")
+      for peer in peers {
+        let cues = peer.sameCues ? "the same lines as crease's, byte for byte" : "DIFFERENT from crease's"
+        print(
+          "  \(peer.program.name) (\(peer.program.compiler)): \(peer.profile.total / added); cues: \(cues)")
+      }
+      let others = peers.filter { $0.program.name != anchor.program.name }.map(\.run)
+      for row in anchor.table(against: others + steadyRuns, lines: added) { print("  " + row) }
     }
   }
   // A fleet: 16 traces replayed independently, one at a time and two at a time.

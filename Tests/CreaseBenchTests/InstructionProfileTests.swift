@@ -88,11 +88,15 @@ struct InstructionProfileTests {
     let profile = InstructionProfile(
       lines: [
         "positions: line", "ob=(1) /tmp/peer", "fl=(1) /tmp/crease-bench-test-peer.c", "fn=(1) main",
-        "3 100", "+2 20", "* 3", "cfn=(2) put", "calls=4 9", "+2 900", "+2 40", "ob=(2) /lib/libc.so.6",
+        "3 100", "+2 20", "* 3", "cfn=(2) put", "calls=4 9", "+2 900", "+2 40", "0 50",
+        "fi=(3) /usr/include/x.h", "12 5", "fe=(1)", "fn=(4) flush", "0 6", "ob=(2) /lib/libc.so.6",
         "fl=(2) ???", "fn=(3) memcpy", "0 7",
       ], sections: sections)
     // Line 3 decoding; 5 engine, twice; the call from line 7 is its callee's; 9 cues; libc.
-    #expect(profile[.decoding] == 100)
+    // Without a line of the peer's own (line 0, a header's inlined code), `main`'s go to the
+    // part most of its lines are in, decoding; `flush`, with none at all, to other.
+    #expect(profile[.decoding] == 100 + 50 + 5)
+    #expect(profile[.other] == 6)
     #expect(profile[.engine] == 23)
     #expect(profile[.stages] == 0)
     #expect(profile[.cues] == 40)

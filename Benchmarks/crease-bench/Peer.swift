@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A peer program: Crease's work on a binary trace in one thread, built and measured here beside
+/// Crease, part by part, and its cue lines checked against Crease's.
+struct Peer {
+  /// How a peer is built from its source.
+  struct Program {
+    /// Its name in the benchmark's output.
+    var name: String
+    /// Its column's label in the part table.
+    var column: String
+    /// Its source, whose `// MARK:` sections name the parts.
+    var source: String
+    /// The compiler and its options, before the output and the source.
+    var compiler: String
+    /// The libraries it links, after the source.
+    var libraries = ""
+
+    /// The C peer (`cc -O2`): SPEC 9's anchor, the ratio the targets are against.
+    static let c = Program(
+      name: "C peer", column: "C", source: "Benchmarks/peers/crease-peer.c", compiler: "cc -O2 -g",
+      libraries: "-lm")
+    /// The same program in Swift on plain records, built as a release build builds (`-O`, no
+    /// unchecked flag): what Crease on plain records could reach at best.
+    static let swift = Program(
+      name: "Swift peer", column: "Swift", source: "Benchmarks/peers/crease-peer.swift",
+      compiler: "swiftc -O -g")
+  }
+
+  /// The program measured.
+  var program: Program
+  /// The peer's steady-state instructions (the longer trace's less the shorter's), by part.
+  var profile: InstructionProfile
+  /// Whether the peer wrote the same cue lines as `crease replay` on the longer trace.
+  var sameCues: Bool
+
+  /// Builds `program` and measures it on the two binary traces of `binaries`; `nil` when it
+  /// cannot be built or callgrind did not report.
+  static func measure(_ program: Program, on binaries: [String], crease: String) throws -> Peer? {
+    let executable =
+      "Benchmarks/.data/" + (program.source.split(separator: "/").last ?? "peer").replacing(".", with: "-")
+    let build = "\(program.compiler) -o \(executable) \(program.source) \(program.libraries) 2>/dev/null"
+    guard (try? Spawn.run(build)) != nil,
+      let sections = SourceSections(path: program.source),
+      let shorter = try Callgrind.run("\(executable) \(binaries[0]) > /dev/null", sections: sections),
+      let longer = try Callgrind.run("\(executable) \(binaries[1]) > /dev/null", sections: sections)
+    else { return nil }
+    let (ours, theirs) = ("\(executable).cues", "Benchmarks/.data/crease.cues")
+    _ = try Spawn.run("\(executable) \(binaries[1]) > \(ours); \(crease) replay \(binaries[1]) > \(theirs)")
+    let same = (try? Spawn.run("cmp -s \(ours) \(theirs)")) != nil
+    return Peer(program: program, profile: longer.mainThread - shorter.mainThread, sameCues: same)
+  }
+
+  /// The peer's instructions per line by part beside each run's (both threads), with the
+  /// ratio of the totals last: the number SPEC 9 asks to move.
+  func table(against runs: [InstructionProfile.LabelledRun], lines: Int) -> [String] {
+    let cell = { (value: Int) in BenchRow.pad("\(value / lines)", 8, left: true) }
+    let header =
+      BenchRow.pad("part", 32) + BenchRow.pad(program.column, 8, left: true)
+      + runs.map {
+        BenchRow.pad($0.label, 8, left: true) + BenchRow.pad("÷ \(program.column)", 8, left: true)
+      }
+      .joined()
+    func ratio(_ value: Int, _ peer: Int) -> String {
+      BenchRow.pad(peer > 0 ? BenchRow.format(Double(value) / Double(peer), 2) + "×" : "-", 8, left: true)
+    }
+    let rows = ReplayPart.allCases.map { part in
+      BenchRow.pad(part.name, 32) + cell(profile[part])
+        + runs.map { run in
+          let all = (run.mainThread + run.otherThreads)[part]
+          return cell(all) + ratio(all, profile[part])
+        }.joined()
+    }
+    let total =
+      BenchRow.pad("total", 32) + cell(profile.total)
+      + runs.map { run in
+        let all = (run.mainThread + run.otherThreads).total
+        return cell(all) + ratio(all, profile.total)
+      }.joined()
+    return [header] + rows + [total]
+  }
+
+  /// The peer as a run of another peer's table, its work all on one thread.
+  var run: InstructionProfile.LabelledRun {
+    (label: program.column, mainThread: profile, otherThreads: InstructionProfile())
+  }
+}
