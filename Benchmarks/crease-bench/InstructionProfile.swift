@@ -105,10 +105,10 @@ enum ReplayPart: Int, CaseIterable {
 /// (``ReplayPart/part(ofObject:)``). A peer's lines go by the section of its source they are in
 /// (``SourceSections``), and code of a peer's function without a line of the peer's own (line 0,
 /// code inlined from the compiler or a library) with the part most of that function's lines are
-/// in. The format is valgrind's "Callgrind Format
-/// Specification": names may be compressed (`fn=(12) name` defines number 12, `fn=(12)` uses
-/// it), `fi=` and `fe=` switch the file within a function (inlined code), and the cost line
-/// after `calls=` is what the call cost in all, which the callee's own lines count already.
+/// in. The format is valgrind's "Callgrind Format Specification": names may be compressed
+/// (`fn=(12) name` defines number 12, `fn=(12)` uses it), `fi=` and `fe=` switch the file within
+/// a function (inlined code), and the cost line after `calls=` is what the call cost in all,
+/// which the callee's own lines count already.
 struct InstructionProfile {
   private var byPart = [Int](repeating: 0, count: ReplayPart.allCases.count)
 
