@@ -42,7 +42,6 @@ public final class ReplacedFile {
       _ = fchown(descriptor, status.st_uid, status.st_gid)
     }
     temporaryPath = temporary
-    InterruptCleanup.register(temporary)
     sink = FileSink(descriptor: descriptor, name: path, closesDescriptor: true)
   }
 
@@ -82,7 +81,15 @@ public final class ReplacedFile {
     return path
   }
 
-  /// Creates `.NAME.crease-XXXXXX` beside `path` with mode 0666 less the umask, as any new file.
+  /// Creates `.NAME.crease-XXXXXX` beside `path` with mode 0666 less the umask, as any new file,
+  /// registered with ``InterruptCleanup``.
+  ///
+  /// Registered before it is created, so there is no instant at which the file exists and a
+  /// signal would leave it behind (registered after, a signal between the two did, seen under
+  /// ThreadSanitizer, whose slower run widened the window). A name already taken is skipped
+  /// before it is registered; one taken between that look and the creation is unregistered
+  /// again, and a signal in that instant could remove another program's file of the same random
+  /// name: one in 62^6, in a window of microseconds.
   private static func createTemporary(beside path: String) throws -> (Int32, String) {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[...$0]) } ?? ""
@@ -92,9 +99,17 @@ public final class ReplacedFile {
     while true {
       let suffix = String((0..<6).map { _ in letters.randomElement(using: &generator)! })
       let temporary = "\(folder).\(name).crease-\(suffix)"
+      var existing = stat()
+      if lstat(temporary, &existing) == 0 { continue }
+      InterruptCleanup.register(temporary)
       let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
       if descriptor >= 0 { return (descriptor, temporary) }
-      guard errno == EEXIST else { throw IOError.fromErrno(path) }
+      let failure = errno
+      InterruptCleanup.unregister(temporary)
+      guard failure == EEXIST else {
+        errno = failure
+        throw IOError.fromErrno(path)
+      }
     }
   }
 }
