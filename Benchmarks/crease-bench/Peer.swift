@@ -38,9 +38,10 @@ struct Peer {
   /// Whether the peer wrote the same cue lines as `crease replay` on the longer trace.
   var sameCues: Bool
 
-  /// Builds `program` and measures it on the two binary traces of `binaries`; `nil` when it
-  /// cannot be built or callgrind did not report.
-  static func measure(_ program: Program, on binaries: [String], crease: String) throws -> Peer? {
+  /// Builds `program`, measures it on the two binary traces of `binaries` and compares its cue
+  /// lines on the longer with `creaseCues`, crease's; `nil` when it cannot be built or callgrind
+  /// did not report.
+  static func measure(_ program: Program, on binaries: [String], against creaseCues: String) throws -> Peer? {
     let executable =
       "Benchmarks/.data/" + (program.source.split(separator: "/").last ?? "peer").replacing(".", with: "-")
     let build = "\(program.compiler) -o \(executable) \(program.source) \(program.libraries) 2>/dev/null"
@@ -49,9 +50,9 @@ struct Peer {
       let shorter = try Callgrind.run("\(executable) \(binaries[0]) > /dev/null", sections: sections),
       let longer = try Callgrind.run("\(executable) \(binaries[1]) > /dev/null", sections: sections)
     else { return nil }
-    let (ours, theirs) = ("\(executable).cues", "Benchmarks/.data/crease.cues")
-    _ = try Spawn.run("\(executable) \(binaries[1]) > \(ours); \(crease) replay \(binaries[1]) > \(theirs)")
-    let same = (try? Spawn.run("cmp -s \(ours) \(theirs)")) != nil
+    let cues = "\(executable).cues"
+    _ = try Spawn.run("\(executable) \(binaries[1]) > \(cues)")
+    let same = (try? Spawn.run("cmp -s \(cues) \(creaseCues)")) != nil
     return Peer(program: program, profile: longer.mainThread - shorter.mainThread, sameCues: same)
   }
 

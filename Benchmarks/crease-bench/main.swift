@@ -144,16 +144,18 @@ if access(crease, X_OK) == 0 {
       for row in InstructionProfile.table(steadyRuns, lines: added) { print("  " + row) }
     }
     // The peers: the same work on the binary trace in one thread, of C (SPEC 9's anchor) and of
-    // Swift on plain records (what Crease on records could reach).
-    let peers = try [Peer.Program.c, .swift].compactMap { try Peer.measure($0, on: binaries, crease: crease) }
-    if let anchor = peers.first(where: { $0.program.name == Peer.Program.c.name }) {
+    // Swift on plain records (what Crease on records could reach), their cues against crease's.
+    let creaseCues = "\(dataDirectory)/crease.cues"
+    _ = try Spawn.run("\(crease) replay \(binaries[1]) > \(creaseCues)")
+    if let anchor = try Peer.measure(.c, on: binaries, against: creaseCues) {
+      let swift = try Peer.measure(.swift, on: binaries, against: creaseCues)
       print("\nthe peers (Benchmarks/peers/, one thread each), per line of the binary trace:")
-      for peer in peers {
+      for peer in [anchor] + [swift].compactMap({ $0 }) {
         let cues = peer.sameCues ? "the same lines as crease's, byte for byte" : "DIFFERENT from crease's"
         print(
           "  \(peer.program.name) (\(peer.program.compiler)): \(peer.profile.total / added); cues: \(cues)")
       }
-      let others = peers.filter { $0.program.name != anchor.program.name }.map(\.run)
+      let others = [swift?.run].compactMap { $0 }
       for row in anchor.table(against: others + steadyRuns, lines: added) { print("  " + row) }
     }
   }
