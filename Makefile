@@ -128,7 +128,7 @@ format:
 # The DocC catalogs of every library product, built from their symbol graphs with warnings as
 # errors (every link resolves, every public type is in a topic); `make lint` counts the doc
 # comments on the same graphs.
-DOC_MODULES = Crease CreaseRecording CreaseIO CreaseTesting
+DOC_MODULES = Crease CreaseRecording CreaseSystem CreaseJSON CreaseIO CreaseTesting
 SYMBOL_GRAPHS = .build/symbol-graphs
 # A build of its own, whose modules write their graphs whenever they compile: an up-to-date
 # build writes none, so the folder is kept between runs.

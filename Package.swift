@@ -20,7 +20,9 @@ let package = Package(
   products: [
     .library(name: "Crease", targets: ["Crease"]),
     .library(name: "CreaseRecording", targets: ["CreaseRecording"]),
-    .library(name: "CreaseIO", targets: ["CreaseIO"]),
+    // The replay path with the two layers below it, which it re-exports: what `import CreaseIO`
+    // gave in 2.0.0 (Docs/Decisions.md, "The house in layers").
+    .library(name: "CreaseIO", targets: ["CreaseIO", "CreaseJSON", "CreaseSystem"]),
     .library(name: "CreaseTesting", targets: ["CreaseTesting"]),
     .executable(name: "crease", targets: ["crease"]),
     .executable(name: "crease-bench", targets: ["crease-bench"]),
@@ -40,17 +42,36 @@ let package = Package(
     .target(name: "CreaseLocking"),
     // For apps' tests: a clock that moves only when the test moves it. No I/O.
     .target(name: "CreaseTesting", dependencies: ["CreaseLocking"]),
-    // Trace reading (json-c), configuration and scenario files, cue writers.
+    // The layers of the command's house, each depending only on those above it in this list
+    // (Docs/Architecture.md). Bytes, files, sockets, signals and the wall clock.
+    .target(name: "CreaseSystem", dependencies: ["Crease", "CreaseRecording", "CreaseLocking"]),
+    // JSON documents: the streaming reader, json-c's documents, locations, the writer.
+    .target(name: "CreaseJSON", dependencies: ["Crease", "CreaseRecording", "CreaseSystem", "CJSONC"]),
+    // The replay path: trace formats, read-ahead, the replay, cue output, summaries, the
+    // configuration file a replay records. The hot path lives here whole, for inlining.
     .target(
       name: "CreaseIO",
-      dependencies: ["Crease", "CreaseRecording", "CreaseSynth", "CreaseLocking", "CJSONC"],
+      dependencies: ["Crease", "CreaseRecording", "CreaseSystem", "CreaseJSON", "CJSONC"],
       linkerSettings: linksMath),
+    // Reports over replay summaries: fleet, compare, sweep, HTML, SVG and text tables.
+    .target(name: "CreaseReports", dependencies: ["Crease", "CreaseSystem", "CreaseJSON", "CreaseIO"]),
+    // Real recordings as traces: movies and timestamp lists.
+    .target(
+      name: "CreaseImport",
+      dependencies: ["Crease", "CreaseRecording", "CreaseSystem", "CreaseJSON", "CreaseIO"]),
+    // Scenario files: what `crease synth --scenario` reads and `crease scenarios --json` writes.
+    .target(
+      name: "CreaseScenarioFiles",
+      dependencies: ["Crease", "CreaseSynth", "CreaseSystem", "CreaseJSON", "CreaseIO", "CJSONC"]),
     // Synthetic traces: seeded models of hands, hinges and cameras. Pure Swift, no I/O.
     .target(name: "CreaseSynth", dependencies: ["Crease"]),
     // The command line as a library, so tests run it without spawning a process.
     .target(
       name: "CreaseCLI",
-      dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth", "CreaseLocking"]),
+      dependencies: [
+        "Crease", "CreaseRecording", "CreaseSynth", "CreaseLocking", "CreaseSystem", "CreaseJSON", "CreaseIO",
+        "CreaseReports", "CreaseImport", "CreaseScenarioFiles",
+      ]),
     .executableTarget(name: "crease", dependencies: ["CreaseCLI"]),
     .target(name: "CJSONCLoop", dependencies: ["CJSONC"], path: "Benchmarks/CJSONCLoop"),
     .executableTarget(
@@ -61,13 +82,17 @@ let package = Package(
     .testTarget(
       name: "CreaseTests", dependencies: ["Crease", "CreaseSynth", "CreaseTesting", "CreaseLocking"]),
     .testTarget(
-      name: "CreaseIOTests", dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth"]),
+      name: "CreaseIOTests",
+      dependencies: ["Crease", "CreaseIO", "CreaseSystem", "CreaseJSON", "CreaseRecording", "CreaseSynth"]),
     .testTarget(name: "CreaseSynthTests", dependencies: ["Crease", "CreaseSynth"]),
     // The benchmark's own pieces: reading callgrind profiles into the parts of a replay.
     .testTarget(name: "CreaseBenchTests", dependencies: ["crease-bench"]),
     .testTarget(
       name: "CreaseCLITests",
-      dependencies: ["CreaseCLI", "CreaseIO", "CreaseRecording", "Crease", "CreaseSynth"],
+      dependencies: [
+        "CreaseCLI", "CreaseIO", "CreaseSystem", "CreaseJSON", "CreaseReports", "CreaseImport",
+        "CreaseScenarioFiles", "CreaseRecording", "Crease", "CreaseSynth",
+      ],
       resources: []
     ),
   ]

@@ -1,6 +1,9 @@
 import Crease
 import CreaseIO
+import CreaseImport
 import CreaseRecording
+import CreaseReports
+import CreaseScenarioFiles
 import CreaseSynth
 
 /// The invariants every fuzz target checks: not only "no crash", but every line accounted for

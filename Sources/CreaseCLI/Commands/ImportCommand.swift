@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import CreaseImport
 import CreaseRecording
 
 /// `crease import`: a real recording as a trace.

@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import CreaseReports
 
 /// One `crease` subcommand: its declared interface and what it does.
 protocol Subcommand: Sendable {

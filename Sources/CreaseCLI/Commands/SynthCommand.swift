@@ -1,6 +1,8 @@
 import Crease
 import CreaseIO
 import CreaseRecording
+import CreaseReports
+import CreaseScenarioFiles
 import CreaseSynth
 
 /// `crease synth`: write a synthetic trace.

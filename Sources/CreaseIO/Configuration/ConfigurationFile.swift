@@ -38,9 +38,9 @@ public enum ConfigurationFile {
     do {
       configuration = try bytes.withUnsafeBytes { text in
         try JSONFile.withRoot(text, path: path) { root in
-          do throws(TraceLineError) {
+          do throws(JSONValueError) {
             guard json_object_get_type(root) == json_type_object else {
-              throw TraceLineError(column: 1, message: "a configuration must be a JSON object")
+              throw JSONValueError(column: 1, message: "a configuration must be a JSON object")
             }
             return try self.configuration(JSONObjectReader(object: root, line: text), over: base)
           } catch {
@@ -102,7 +102,7 @@ public enum ConfigurationFile {
     return Array(Set(names.map { $0.split(separator: ".")[0] }.map(String.init))).sorted()
   }
 
-  private static func configuration(_ top: JSONObjectReader, over base: Configuration) throws(TraceLineError)
+  private static func configuration(_ top: JSONObjectReader, over base: Configuration) throws(JSONValueError)
     -> Configuration
   {
     var configuration = base
@@ -137,7 +137,7 @@ public enum ConfigurationFile {
   }
 
   private static func number(_ group: JSONObjectReader, _ key: String, _ target: inout Double)
-    throws(TraceLineError)
+    throws(JSONValueError)
   {
     guard let value = group.optional(key) else { return }
     target = try group.number(value, key: key)
@@ -145,7 +145,7 @@ public enum ConfigurationFile {
 
   /// A whole count (an integer that fits `Int`).
   private static func count(_ group: JSONObjectReader, _ key: String, _ target: inout Int)
-    throws(TraceLineError)
+    throws(JSONValueError)
   {
     guard let value = group.optional(key) else { return }
     target = Int(try group.integer(value, key: key))
@@ -154,7 +154,7 @@ public enum ConfigurationFile {
   /// A duration in milliseconds (fractions allowed), stored as whole nanoseconds.
   private static func duration(
     _ group: JSONObjectReader, _ key: String, _ target: inout Nanoseconds
-  ) throws(TraceLineError) {
+  ) throws(JSONValueError) {
     guard let value = group.optional(key) else { return }
     let nanoseconds = (try group.number(value, key: key) * 1_000_000).rounded()
     guard let whole = Int64(exactly: nanoseconds) else {
@@ -163,7 +163,7 @@ public enum ConfigurationFile {
     target = Nanoseconds(whole)
   }
 
-  private static func boundaries(_ hinge: JSONObjectReader, _ list: OpaquePointer) throws(TraceLineError)
+  private static func boundaries(_ hinge: JSONObjectReader, _ list: OpaquePointer) throws(JSONValueError)
     -> [Boundary]
   {
     guard json_object_get_type(list) == json_type_array else {

@@ -27,7 +27,7 @@ public struct LatencyHistogram: Hashable, Sendable {
   public init() {}
 
   /// The bucket of a latency (negative ones count as 0).
-  @inline(__always) static func bucket(of latency: Int64) -> Int {
+  @inline(__always) package static func bucket(of latency: Int64) -> Int {
     let value = Swift.max(latency, 0)
     guard value >= 2 * Int64(subBuckets) else { return Int(value) }
     let exponent = 63 - value.leadingZeroBitCount
@@ -114,5 +114,30 @@ public struct LatencyHistogram: Hashable, Sendable {
     buckets[index].maximum = Swift.max(buckets[index].maximum, bucket.maximum)
     count = count.addingSaturated(bucket.count)
     maximum = Swift.max(maximum, bucket.maximum)
+  }
+}
+
+extension LatencyHistogram {
+  /// A cue kind's members in summaries and reports: count, percentiles, largest, the count
+  /// over the bound, and the histogram.
+  package func members(overBound: Int) -> [JSONDocument.Member] {
+    [
+      .init("count", .count(count)),
+      .init("p50Ns", .integer(percentile(50).rawValue)),
+      .init("p90Ns", .integer(percentile(90).rawValue)),
+      .init("p99Ns", .integer(percentile(99).rawValue)),
+      .init("maxNs", .integer(maximum.rawValue)),
+      .init("overBound", .count(overBound)),
+      .init("histogram", json),
+    ]
+  }
+
+  /// The occupied buckets as `[bucket, count, largest]` triples, as summaries and reports
+  /// hold them.
+  package var json: JSONDocument {
+    .array(
+      occupiedBuckets.map { index, bucket in
+        .array([.count(index), .count(bucket.count), .integer(bucket.maximum.rawValue)])
+      })
   }
 }

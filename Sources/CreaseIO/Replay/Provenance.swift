@@ -44,7 +44,7 @@ public struct Provenance: Hashable, Sendable {
 
   /// The members a summary or report starts with: `crease` (the version) and `configuration`
   /// (its digest and the configuration itself).
-  var members: [JSONDocument.Member] {
+  package var members: [JSONDocument.Member] {
     [
       .init("crease", .object([.init("version", .string(version))])),
       .init("configuration", configurationJSON),
@@ -52,7 +52,7 @@ public struct Provenance: Hashable, Sendable {
   }
 
   /// The `configuration` member: the digest, and the configuration as a file holds it.
-  var configurationJSON: JSONDocument {
+  package var configurationJSON: JSONDocument {
     .object([.init("digest", .string(digest)), .init("file", configuration)])
   }
 

@@ -8,7 +8,7 @@ import Crease
 /// requires the SPEC's fields and types; anything else is a ``TraceLineError`` with a column.
 public final class TraceParser {
   /// The deepest nesting a line may have (json-c's default).
-  public static let maximumDepth: Int32 = 32
+  public static let maximumDepth = JSONNesting.maximumDepth
 
   // State behind public getters, stored privately: a class's public stored property keeps its
   // runtime exclusivity checks in a plain release build (callgrind: 491 instructions a JSON line).
@@ -109,10 +109,14 @@ public final class TraceParser {
         message: "expected a JSON object, found \(JSONObjectReader.typeName(root))")
     }
     let fields = JSONObjectReader(object: root, line: line)
-    let kind = try fields.string(try fields.required("kind"), key: "kind")
-    let record = try Self.record(kind: kind, fields: fields)
-    if storedCollectsUnknownKeys { collectUnknownKeys(kind: kind, fields: fields) }
-    return record
+    do throws(JSONValueError) {
+      let kind = try fields.string(try fields.required("kind"), key: "kind")
+      let record = try Self.record(kind: kind, fields: fields)
+      if storedCollectsUnknownKeys { collectUnknownKeys(kind: kind, fields: fields) }
+      return record
+    } catch {
+      throw TraceLineError(column: error.column, message: error.message)
+    }
   }
 
   private static func nulByte(at index: Int) -> TraceLineError {
@@ -135,7 +139,7 @@ public final class TraceParser {
 
   // MARK: Kinds
 
-  private static func record(kind name: String, fields: JSONObjectReader) throws(TraceLineError)
+  private static func record(kind name: String, fields: JSONObjectReader) throws(JSONValueError)
     -> TraceRecord
   {
     if name == "header" { return .header(try header(fields)) }
@@ -148,7 +152,9 @@ public final class TraceParser {
 
   /// The event of `kind` that `fields` describe, its time aside: a trace line's, or a scenario
   /// file's event (which says when in seconds).
-  static func payload(_ kind: EventKind, fields: JSONObjectReader) throws(TraceLineError) -> Event.Payload {
+  package static func payload(_ kind: EventKind, fields: JSONObjectReader) throws(JSONValueError)
+    -> Event.Payload
+  {
     let payload: Event.Payload
     switch kind {
     case .hinge: payload = .hinge(try hinge(fields))
@@ -159,7 +165,7 @@ public final class TraceParser {
       )
     case .drop:
       // The attachment may be missing (SPEC 2): a drop without a reason still bridges its delta.
-      let reason = try fields.optional("reason").map { value throws(TraceLineError) in
+      let reason = try fields.optional("reason").map { value throws(JSONValueError) in
         try fields.name(value, key: "reason", as: DropReason.init(name:), allowed: DropReason.names)
       }
       payload = .drop(Drop(stream: try stream(fields), pts: try pts(fields), reason: reason))
@@ -180,7 +186,7 @@ public final class TraceParser {
           allowed: AppState.names))
     case .session:
       let running = try fields.bool(try fields.required("running"), key: "running")
-      let preview = try fields.optional("previewVisible").map { v throws(TraceLineError) in
+      let preview = try fields.optional("previewVisible").map { v throws(JSONValueError) in
         try fields.bool(v, key: "previewVisible")
       }
       payload = .session(SessionState(running: running, previewVisible: preview))
@@ -190,13 +196,13 @@ public final class TraceParser {
     return payload
   }
 
-  private static func time(_ fields: JSONObjectReader) throws(TraceLineError) -> Nanoseconds {
+  private static func time(_ fields: JSONObjectReader) throws(JSONValueError) -> Nanoseconds {
     let t = try fields.integer(try fields.required("t"), key: "t")
     guard t >= 0 else { throw fields.error("t", "'t' must not be negative (\(t))") }
     return Nanoseconds(t)
   }
 
-  private static func header(_ fields: JSONObjectReader) throws(TraceLineError) -> TraceHeader {
+  private static func header(_ fields: JSONObjectReader) throws(JSONValueError) -> TraceHeader {
     let format = try fields.string(try fields.required("format"), key: "format")
     guard format == "crease-trace" else {
       throw fields.error("format", "unknown trace format '\(format)'; expected 'crease-trace'")
@@ -208,10 +214,10 @@ public final class TraceParser {
         "unsupported trace version \(version); this crease reads version \(TraceHeader.currentVersion)")
     }
     var header = TraceHeader()
-    header.device = try fields.optional("device").map { v throws(TraceLineError) in
+    header.device = try fields.optional("device").map { v throws(JSONValueError) in
       try fields.string(v, key: "device")
     }
-    header.os = try fields.optional("os").map { v throws(TraceLineError) in try fields.string(v, key: "os") }
+    header.os = try fields.optional("os").map { v throws(JSONValueError) in try fields.string(v, key: "os") }
     if let streams = fields.optional("streams") {
       let streamFields = try fields.nested(streams, key: "streams")
       guard !JSONLocator.memberNameHoldsNUL(at: ["streams"], in: fields.line) else {
@@ -230,7 +236,7 @@ public final class TraceParser {
     return header
   }
 
-  private static func hinge(_ fields: JSONObjectReader) throws(TraceLineError) -> HingeDelivery? {
+  private static func hinge(_ fields: JSONObjectReader) throws(JSONValueError) -> HingeDelivery? {
     switch fields.member("hinge") {
     case .absent: break
     case .null: return nil
@@ -270,14 +276,14 @@ public final class TraceParser {
     return HingeDelivery(angle: angle, status: hingeStatus)
   }
 
-  private static func stream(_ fields: JSONObjectReader) throws(TraceLineError) -> StreamName {
+  private static func stream(_ fields: JSONObjectReader) throws(JSONValueError) -> StreamName {
     guard let value = fields.optional("stream") else { return .video }
     let name = try fields.string(value, key: "stream")
     guard !name.isEmpty else { throw fields.error("stream", "'stream' must not be empty") }
     return StreamName(rawValue: name)
   }
 
-  private static func pts(_ fields: JSONObjectReader) throws(TraceLineError) -> PresentationTime {
+  private static func pts(_ fields: JSONObjectReader) throws(JSONValueError) -> PresentationTime {
     let value = try fields.required("pts")
     if json_object_get_type(value) == json_type_int {
       return PresentationTime(nanoseconds: try fields.integer(value, key: "pts"))
@@ -303,19 +309,19 @@ public final class TraceParser {
 
   private static func camera(
     _ value: OpaquePointer, _ fields: JSONObjectReader, key: String
-  ) throws(TraceLineError) -> Camera {
+  ) throws(JSONValueError) -> Camera {
     try fields.name(value, key: key, as: Camera.init(name:), allowed: Camera.names)
   }
 
-  private static func optionalCamera(_ fields: JSONObjectReader, key: String) throws(TraceLineError)
+  private static func optionalCamera(_ fields: JSONObjectReader, key: String) throws(JSONValueError)
     -> Camera?
   {
     guard let value = fields.optional(key) else { return nil }
     return try camera(value, fields, key: key)
   }
 
-  private static func direction(_ fields: JSONObjectReader) throws(TraceLineError) -> DirectionUpdate {
-    let view = try fields.optional("view").map { v throws(TraceLineError) in
+  private static func direction(_ fields: JSONObjectReader) throws(JSONValueError) -> DirectionUpdate {
+    let view = try fields.optional("view").map { v throws(JSONValueError) in
       ViewName(rawValue: try fields.string(v, key: "view"))
     }
     let toward = try cameraSet(fields, key: "toward")
@@ -326,7 +332,7 @@ public final class TraceParser {
     return DirectionUpdate(view: view ?? .main, toward: toward, away: away)
   }
 
-  private static func cameraSet(_ fields: JSONObjectReader, key: String) throws(TraceLineError) -> CameraSet {
+  private static func cameraSet(_ fields: JSONObjectReader, key: String) throws(JSONValueError) -> CameraSet {
     let list = try fields.required(key)
     guard json_object_get_type(list) == json_type_array else {
       throw fields.error(
@@ -345,7 +351,7 @@ public final class TraceParser {
   // MARK: Unknown keys
 
   /// The keys each record kind defines besides `t` and `kind`.
-  static func knownKeys(_ kind: EventKind?) -> Set<String> {
+  package static func knownKeys(_ kind: EventKind?) -> Set<String> {
     switch kind {
     case nil: ["format", "version", "device", "os", "streams"]
     case .hinge: ["angle", "angleRad", "status", "hinge"]

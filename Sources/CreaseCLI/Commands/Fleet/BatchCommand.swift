@@ -1,6 +1,7 @@
 import Crease
 import CreaseIO
 import CreaseLocking
+import CreaseReports
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import CreaseIO
+import CreaseReports
 
 /// `crease compare`: two runs side by side, a gate for CI.
 enum CompareCommand: Subcommand {

@@ -1,4 +1,5 @@
 import CreaseIO
+import CreaseReports
 
 /// `crease report`: the fleet report, merged from replay summaries (or from other reports).
 enum ReportCommand: Subcommand {

@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import CreaseReports
 
 /// `crease sweep`: the traces under every combination of configuration values, side by side.
 enum SweepCommand: Subcommand {

@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import CreaseReports
 
 /// `crease plot`: a picture of a trace and its cues.
 enum PlotCommand: Subcommand {

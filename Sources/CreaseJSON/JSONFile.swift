@@ -1,5 +1,6 @@
 import CJSONC
 import Crease
+import CreaseSystem
 
 /// A whole JSON file read and parsed with json-c (strict, UTF-8 checked), for the files Crease
 /// reads besides traces: configurations, summaries and reports.
@@ -24,7 +25,7 @@ public enum JSONFile {
     }
 
     /// The error at byte `offset` of `text`, with its line and column.
-    init(path: String, text: UnsafeRawBufferPointer, offset: Int, message: String) {
+    package init(path: String, text: UnsafeRawBufferPointer, offset: Int, message: String) {
       let before = text[..<Swift.min(Swift.max(offset, 0), text.count)]
       let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
       self.init(
@@ -55,10 +56,10 @@ public enum JSONFile {
   }
 
   /// Parses `text` and hands the root value to `body`, which must not keep it.
-  static func withRoot<T>(
+  package static func withRoot<T>(
     _ text: UnsafeRawBufferPointer, path: String, _ body: (OpaquePointer) throws -> T
   ) throws -> T {
-    let tokener = json_tokener_new_ex(TraceParser.maximumDepth)!
+    let tokener = json_tokener_new_ex(JSONNesting.maximumDepth)!
     defer { json_tokener_free(tokener) }
     json_tokener_set_flags(tokener, Int32(JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8))
     let base = text.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)!

@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 /// The frame timing of a QuickTime or MP4 movie (ISO BMFF): per video track its timescale and
 /// each sample's presentation time, in presentation order after the edit list, as

@@ -1,29 +1,29 @@
 import Crease
 
 /// Runs the pipeline and keeps what a plot shows: every hinge sample and every cue.
-struct PlotRecorder: EventProcessor, Sendable {
-  typealias TimerTag = StageTimer
+package struct PlotRecorder: EventProcessor, Sendable {
+  package typealias TimerTag = StageTimer
 
   private(set) var pipeline: Pipeline
-  private(set) var samples: [(t: Nanoseconds, degrees: Double)] = []
-  private(set) var cues: [Cue] = []
+  package private(set) var samples: [(t: Nanoseconds, degrees: Double)] = []
+  package private(set) var cues: [Cue] = []
   /// Each cue's latency bound when it was made (a stall's follows its stream's rate), by index.
-  private(set) var bounds: [Nanoseconds?] = []
+  package private(set) var bounds: [Nanoseconds?] = []
 
-  init(configuration: Configuration) { pipeline = Pipeline(configuration: configuration) }
+  package init(configuration: Configuration) { pipeline = Pipeline(configuration: configuration) }
 
-  mutating func apply(_ header: TraceHeader) { pipeline.apply(header) }
+  package mutating func apply(_ header: TraceHeader) { pipeline.apply(header) }
 
-  mutating func process(_ event: Event, context: inout ProcessingContext<TimerTag>) {
+  package mutating func process(_ event: Event, context: inout ProcessingContext<TimerTag>) {
     if case .hinge(let delivery?) = event.payload { samples.append((event.t, delivery.angle.degrees)) }
     record(context: &context) { $0.process(event, context: &$1) }
   }
 
-  mutating func fire(_ tag: TimerTag, context: inout ProcessingContext<TimerTag>) {
+  package mutating func fire(_ tag: TimerTag, context: inout ProcessingContext<TimerTag>) {
     record(context: &context) { $0.fire(tag, context: &$1) }
   }
 
-  mutating func finish(context: inout ProcessingContext<TimerTag>) {
+  package mutating func finish(context: inout ProcessingContext<TimerTag>) {
     record(context: &context) { $0.finish(context: &$1) }
   }
 

@@ -1,4 +1,5 @@
 import Crease
+import CreaseSystem
 
 /// Reads one JSON document from a byte source a piece at a time, so that a summary or a report
 /// costs memory for what its reader keeps, not for the file: json-c builds the whole tree first,
@@ -6,12 +7,12 @@ import Crease
 ///
 /// The grammar is RFC 8259's, strict as json-c's strict mode is (no comments, no trailing
 /// commas, no `NaN`), strings checked as UTF-8 as ``UTF8Check`` checks them, nesting at most
-/// ``TraceParser/maximumDepth`` deep. A reader walks the document with ``next()``, builds the
+/// ``JSONNesting.maximumDepth`` deep. A reader walks the document with ``next()``, builds the
 /// parts it keeps with ``document()`` and passes over the rest with ``skipValue()``; errors
 /// name the line and column.
-final class JSONStreamReader {
+package final class JSONStreamReader {
   /// A piece of the document.
-  enum Token: Equatable {
+  package enum Token: Equatable {
     case beginObject
     case endObject
     case beginArray
@@ -21,7 +22,7 @@ final class JSONStreamReader {
     case value(JSONDocument)
   }
 
-  let source: ByteSource
+  package let source: ByteSource
   private var buffer = [UInt8](repeating: 0, count: 1 << 16)
   private var start = 0
   private var end = 0
@@ -41,11 +42,11 @@ final class JSONStreamReader {
     case firstValueOrEnd, commaOrEndArray
   }
 
-  init(source: ByteSource) { self.source = source }
+  package init(source: ByteSource) { self.source = source }
 
   /// The next token, or `nil` after the whole document (and nothing but white space after it).
   /// - Complexity: O(*n*) in the token's length.
-  func next() throws -> Token? {
+  package func next() throws -> Token? {
     try skipWhitespace()
     guard let expecting = stack.last else {
       guard !finished else {
@@ -89,13 +90,13 @@ final class JSONStreamReader {
 
   /// The value that starts at the next token, whole. For a part of bounded size: an element of
   /// an array, a member the reader keeps.
-  func document() throws -> JSONDocument {
+  package func document() throws -> JSONDocument {
     guard let token = try next() else { throw error("invalid JSON: the document ended early") }
     return try document(startingWith: token)
   }
 
   /// The value that `token`, just read, starts.
-  func document(startingWith token: Token) throws -> JSONDocument {
+  package func document(startingWith token: Token) throws -> JSONDocument {
     switch token {
     case .value(let value): return value
     case .beginArray:
@@ -113,7 +114,7 @@ final class JSONStreamReader {
 
   /// Passes over the value that starts at the next token without keeping it: its strings are
   /// checked but not gathered, so a megabyte of text costs no memory.
-  func skipValue() throws {
+  package func skipValue() throws {
     let depth = stack.count
     keepsStrings = false
     defer { keepsStrings = true }
@@ -123,7 +124,7 @@ final class JSONStreamReader {
   }
 
   /// A ``JSONFile/Error`` at the reader's place.
-  func error(_ message: String) -> JSONFile.Error {
+  package func error(_ message: String) -> JSONFile.Error {
     JSONFile.Error(path: source.name, line: line, column: column, message: message)
   }
 
@@ -142,8 +143,8 @@ final class JSONStreamReader {
     guard let byte = try peek() else { throw error("invalid JSON: the document ended early") }
     switch byte {
     case UInt8(ascii: "{"), UInt8(ascii: "["):
-      guard stack.count < Int(TraceParser.maximumDepth) else {
-        throw error("invalid JSON: nested more than \(TraceParser.maximumDepth) levels")
+      guard stack.count < Int(JSONNesting.maximumDepth) else {
+        throw error("invalid JSON: nested more than \(JSONNesting.maximumDepth) levels")
       }
       try advance()
       let isObject = byte == UInt8(ascii: "{")

@@ -1,3 +1,5 @@
+import CreaseSystem
+
 /// The top-level boxes of a file read front to back: the kept ones with their content, the
 /// others (media data, often most of the file) read past.
 struct TopLevelBoxes {

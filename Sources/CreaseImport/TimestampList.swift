@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 /// A plain list of frame timestamps, one a line: whole nanoseconds (`33366667`) or decimal
 /// seconds (`0.033366667`, up to nine decimals, read exactly); `#` starts a comment, and blank

@@ -2,22 +2,29 @@ import CJSONC
 
 /// Typed, located access to the members of one json-c object.
 ///
-/// Every accessor either returns a valid value or throws a ``TraceLineError`` naming the key,
+/// Every accessor either returns a valid value or throws a ``JSONValueError`` naming the key,
 /// the expected type and the column of the value on the line.
-struct JSONObjectReader {
+package struct JSONObjectReader {
   /// A member's presence: JSON tells an absent key from an explicit `null`.
-  enum Member {
+  package enum Member {
     case absent
     case null
     case value(OpaquePointer)
   }
 
-  let object: OpaquePointer
-  let line: UnsafeRawBufferPointer
+  package let object: OpaquePointer
+  package let line: UnsafeRawBufferPointer
   /// The keys leading to `object` from the line's top level (empty at the top).
-  var path: [String] = []
+  package var path: [String] = []
 
-  func member(_ key: String) -> Member {
+  /// A reader of `object`, a value parsed from `line`, where columns are counted.
+  package init(object: OpaquePointer, line: UnsafeRawBufferPointer, path: [String] = []) {
+    self.object = object
+    self.line = line
+    self.path = path
+  }
+
+  package func member(_ key: String) -> Member {
     var value: OpaquePointer?
     // withCString lends the string's own bytes; passing the String itself would copy them to the heap.
     let found = key.withCString { json_object_object_get_ex(object, $0, &value) }
@@ -25,12 +32,12 @@ struct JSONObjectReader {
     return value.map { .value($0) } ?? .null
   }
 
-  func error(_ key: String?, _ message: String) -> TraceLineError {
-    TraceLineError(
+  package func error(_ key: String?, _ message: String) -> JSONValueError {
+    JSONValueError(
       column: JSONLocator.column(of: path + (key.map { [$0] } ?? []), in: line), message: message)
   }
 
-  func required(_ key: String) throws(TraceLineError) -> OpaquePointer {
+  package func required(_ key: String) throws(JSONValueError) -> OpaquePointer {
     switch member(key) {
     case .value(let value): return value
     case .absent: throw error(nil, "missing '\(qualified(key))'")
@@ -38,16 +45,16 @@ struct JSONObjectReader {
     }
   }
 
-  func optional(_ key: String) -> OpaquePointer? {
+  package func optional(_ key: String) -> OpaquePointer? {
     if case .value(let value) = member(key) { return value }
     return nil
   }
 
-  func qualified(_ key: String) -> String { (path + [key]).joined(separator: ".") }
+  package func qualified(_ key: String) -> String { (path + [key]).joined(separator: ".") }
 
   // MARK: Typed values
 
-  func integer(_ value: OpaquePointer, key: String) throws(TraceLineError) -> Int64 {
+  package func integer(_ value: OpaquePointer, key: String) throws(JSONValueError) -> Int64 {
     guard json_object_get_type(value) == json_type_int else {
       throw error(key, "'\(qualified(key))' must be an integer, not \(Self.typeName(value))")
     }
@@ -62,7 +69,7 @@ struct JSONObjectReader {
 
   /// The number `key` holds as written on the line. json-c saturates integer literals that do
   /// not fit in 64 bits, so those (a rare path) are read back from the text.
-  func literal(_ key: String) -> String {
+  package func literal(_ key: String) -> String {
     let start = JSONLocator.column(of: path + [key], in: line) - 1
     var end = start
     while end < line.count, Self.numberBytes.contains(line[end]) { end += 1 }
@@ -71,7 +78,7 @@ struct JSONObjectReader {
 
   private static let numberBytes = Set("-+.eE0123456789".utf8)
 
-  func number(_ value: OpaquePointer, key: String) throws(TraceLineError) -> Double {
+  package func number(_ value: OpaquePointer, key: String) throws(JSONValueError) -> Double {
     switch json_object_get_type(value) {
     case json_type_int:
       // An integer literal beyond 64 bits is still a finite number, as `1e19` is.
@@ -90,7 +97,7 @@ struct JSONObjectReader {
     }
   }
 
-  func string(_ value: OpaquePointer, key: String) throws(TraceLineError) -> String {
+  package func string(_ value: OpaquePointer, key: String) throws(JSONValueError) -> String {
     guard json_object_get_type(value) == json_type_string else {
       throw error(key, "'\(qualified(key))' must be a string, not \(Self.typeName(value))")
     }
@@ -99,7 +106,7 @@ struct JSONObjectReader {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  func bool(_ value: OpaquePointer, key: String) throws(TraceLineError) -> Bool {
+  package func bool(_ value: OpaquePointer, key: String) throws(JSONValueError) -> Bool {
     guard json_object_get_type(value) == json_type_boolean else {
       throw error(key, "'\(qualified(key))' must be true or false, not \(Self.typeName(value))")
     }
@@ -107,9 +114,9 @@ struct JSONObjectReader {
   }
 
   /// A string that must name one case of a trace enum.
-  func name<T>(
+  package func name<T>(
     _ value: OpaquePointer, key: String, as parse: (String) -> T?, allowed: @autoclosure () -> [String]
-  ) throws(TraceLineError) -> T {
+  ) throws(JSONValueError) -> T {
     let text = try string(value, key: key)
     if let parsed = parse(text) { return parsed }
     let names = allowed()
@@ -120,7 +127,7 @@ struct JSONObjectReader {
     )
   }
 
-  func nested(_ value: OpaquePointer, key: String) throws(TraceLineError) -> JSONObjectReader {
+  package func nested(_ value: OpaquePointer, key: String) throws(JSONValueError) -> JSONObjectReader {
     guard json_object_get_type(value) == json_type_object else {
       throw error(key, "'\(qualified(key))' must be an object, not \(Self.typeName(value))")
     }
@@ -128,7 +135,7 @@ struct JSONObjectReader {
   }
 
   /// The elements of the array `value` that `key` holds.
-  func array(_ value: OpaquePointer, key: String) throws(TraceLineError) -> [OpaquePointer?] {
+  package func array(_ value: OpaquePointer, key: String) throws(JSONValueError) -> [OpaquePointer?] {
     guard json_object_get_type(value) == json_type_array else {
       throw error(key, "'\(qualified(key))' must be an array, not \(Self.typeName(value))")
     }
@@ -136,13 +143,13 @@ struct JSONObjectReader {
   }
 
   /// Refuses a member not in `known`, naming it and the closest known one.
-  func rejectUnknownKeys(known: [String]) throws(TraceLineError) {
+  package func rejectUnknownKeys(known: [String]) throws(JSONValueError) {
     guard let unknown = keys.first(where: { !known.contains($0) }) else { return }
     throw error(unknown, "unknown key '\(qualified(unknown))'.\(Suggestion.didYouMean(unknown, in: known))")
   }
 
   /// The members' names, in line order.
-  var keys: [String] {
+  package var keys: [String] {
     var names: [String] = []
     var iterator = json_object_iter_begin(object)
     var end = json_object_iter_end(object)
@@ -153,7 +160,7 @@ struct JSONObjectReader {
     return names
   }
 
-  static func typeName(_ value: OpaquePointer?) -> String {
+  package static func typeName(_ value: OpaquePointer?) -> String {
     switch json_object_get_type(value) {
     case json_type_null: "null"
     case json_type_boolean: "a boolean"

@@ -1,4 +1,6 @@
 import Crease
+import CreaseIO
+import CreaseJSON
 import CreaseRecording
 import CreaseSynth
 

@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 /// One report over many replays (SPEC 10's reduce step): per cue kind the latency distribution
 /// over all traces, merged exactly from the summaries' histograms; every bound violation with
@@ -244,13 +245,5 @@ public struct FleetReport: Hashable, Sendable {
         lhs.closest!.share != rhs.closest!.share
           ? lhs.closest!.share > rhs.closest!.share : lhs.name < rhs.name
       }.prefix(Self.closestCount))
-  }
-}
-
-extension Int {
-  /// The sum, saturating at the ends of the range: counts come from files.
-  func addingSaturated(_ other: Int) -> Int {
-    let (sum, overflow) = addingReportingOverflow(other)
-    return overflow ? (other > 0 ? .max : .min) : sum
   }
 }

@@ -3,11 +3,11 @@
 /// json-c reports where parsing failed but not where each member sits, so when a well-formed
 /// line has a bad field, this scanner walks the raw bytes to the field. It runs only on the
 /// error path.
-enum JSONLocator {
+package enum JSONLocator {
   /// The 1-based byte column of the value at `path` (object keys, outermost first; `key[i]` is
   /// element *i* of the array `key` holds), or of the deepest enclosing value found; 1 when
   /// nothing matches.
-  static func column(of path: [String], in line: UnsafeRawBufferPointer) -> Int {
+  package static func column(of path: [String], in line: UnsafeRawBufferPointer) -> Int {
     var scanner = Scanner(bytes: line)
     scanner.skipWhitespace()
     var found = scanner.offset
@@ -36,7 +36,7 @@ enum JSONLocator {
 
   /// Whether a member name of the object at `path` holds an escaped NUL (`\u0000`). json-c keeps
   /// member names as C strings, which would cut such a name short, so a caller refuses it.
-  static func memberNameHoldsNUL(at path: [String], in line: UnsafeRawBufferPointer) -> Bool {
+  package static func memberNameHoldsNUL(at path: [String], in line: UnsafeRawBufferPointer) -> Bool {
     var scanner = Scanner(bytes: line)
     scanner.offset = column(of: path, in: line) - 1
     guard scanner.current == UInt8(ascii: "{") else { return false }

@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 /// The reports for people as one self-contained HTML page (`--html FILE` of `report`,
 /// `compare` and `sweep`): tables with the same cells as `-f csv`, and a chart per cue kind as

@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 /// Typed, located access to a parsed JSON file: every accessor returns a value of the type
 /// asked for or throws a ``JSONFile/Error`` naming the file and the member's path.

@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 /// A real recording as trace events (`crease import`): each video track of a movie, or each
 /// line of a timestamp list, as `frame` events of one stream.

@@ -1,6 +1,9 @@
 import CJSONC
 import Crease
+import CreaseIO
+import CreaseJSON
 import CreaseSynth
+import CreaseSystem
 
 /// Reads a scenario file (`crease synth --scenario`, SPEC 6; `Schemas/scenario.schema.json`):
 /// segments of built-in models with their parameters, or of hinge, camera and event tracks.
@@ -20,9 +23,9 @@ public enum ScenarioFile {
   public static func parse(_ bytes: [UInt8], path: String) throws -> ScenarioDescription {
     try bytes.withUnsafeBytes { text in
       try JSONFile.withRoot(text, path: path) { root in
-        do throws(TraceLineError) {
+        do throws(JSONValueError) {
           guard json_object_get_type(root) == json_type_object else {
-            throw TraceLineError(column: 1, message: "a scenario must be a JSON object")
+            throw JSONValueError(column: 1, message: "a scenario must be a JSON object")
           }
           return try scenario(JSONObjectReader(object: root, line: text))
         } catch {
@@ -34,13 +37,13 @@ public enum ScenarioFile {
 
   // MARK: Scenario and segments
 
-  private static func scenario(_ top: JSONObjectReader) throws(TraceLineError) -> ScenarioDescription {
+  private static func scenario(_ top: JSONObjectReader) throws(JSONValueError) -> ScenarioDescription {
     try top.rejectUnknownKeys(known: ["name", "summary", "duration", "segments"])
     let name = try top.string(try top.required("name"), key: "name")
-    let summary = try top.optional("summary").map { v throws(TraceLineError) in
+    let summary = try top.optional("summary").map { v throws(JSONValueError) in
       try top.string(v, key: "summary")
     }
-    let duration = try top.optional("duration").map { v throws(TraceLineError) in
+    let duration = try top.optional("duration").map { v throws(JSONValueError) in
       try top.bounded(v, key: "duration", Self.runLength)
     }
     let elements = try top.array(try top.required("segments"), key: "segments")
@@ -65,11 +68,11 @@ public enum ScenarioFile {
   /// A run or a segment lasts more than nothing and at most a day.
   private static let runLength = 1e-9...86_400
 
-  private static func segment(_ segment: JSONObjectReader) throws(TraceLineError) -> ScenarioSegment {
-    let duration = try segment.optional("duration").map { v throws(TraceLineError) in
+  private static func segment(_ segment: JSONObjectReader) throws(JSONValueError) -> ScenarioSegment {
+    let duration = try segment.optional("duration").map { v throws(JSONValueError) in
       try segment.bounded(v, key: "duration", Self.runLength)
     }
-    let mark = try segment.optional("mark").map { v throws(TraceLineError) in
+    let mark = try segment.optional("mark").map { v throws(JSONValueError) in
       try segment.string(v, key: "mark")
     }
     if let value = segment.optional("model") {
@@ -84,10 +87,10 @@ public enum ScenarioFile {
       return ScenarioSegment(duration: duration, mark: mark, content: .model(model, parameters))
     }
     try segment.rejectUnknownKeys(known: ["duration", "mark", "hinge", "camera", "events"])
-    let hinge = try segment.optional("hinge").map { v throws(TraceLineError) in
+    let hinge = try segment.optional("hinge").map { v throws(JSONValueError) in
       try Self.hinge(try segment.nested(v, key: "hinge"))
     }
-    let camera = try segment.optional("camera").map { v throws(TraceLineError) in
+    let camera = try segment.optional("camera").map { v throws(JSONValueError) in
       try Self.camera(try segment.nested(v, key: "camera"), within: duration)
     }
     var events: [ScenarioEvent] = []
@@ -105,7 +108,7 @@ public enum ScenarioFile {
   }
 
   private static func parameters(_ group: JSONObjectReader, into parameters: inout ScenarioParameters)
-    throws(TraceLineError)
+    throws(JSONValueError)
   {
     let known = parameters.all.map(\.name)
     try group.rejectUnknownKeys(known: known)
@@ -121,16 +124,16 @@ public enum ScenarioFile {
   }
 
   /// `notes` are for people (what `scenarios --json` says each parameter does): text only.
-  private static func notes(_ group: JSONObjectReader) throws(TraceLineError) {
+  private static func notes(_ group: JSONObjectReader) throws(JSONValueError) {
     for key in group.keys { _ = try group.string(try group.required(key), key: key) }
   }
 
   // MARK: Tracks
 
-  private static func hinge(_ hinge: JSONObjectReader) throws(TraceLineError) -> HingeTrack {
+  private static func hinge(_ hinge: JSONObjectReader) throws(JSONValueError) -> HingeTrack {
     try hinge.rejectUnknownKeys(known: ["from", "moves", "repeat", "noise", "unknownChance", "rateHz"])
     var track = HingeTrack()
-    track.from = try hinge.optional("from").map { v throws(TraceLineError) in
+    track.from = try hinge.optional("from").map { v throws(JSONValueError) in
       try hinge.value(v, key: "from", ScenarioParameter.Unit.degrees.allowed)
     }
     track.moves = try moves(hinge, "moves")
@@ -143,13 +146,13 @@ public enum ScenarioFile {
     if let value = hinge.optional("unknownChance") {
       track.unknownChance = try hinge.bounded(value, key: "unknownChance", 0...1)
     }
-    track.rateHz = try hinge.optional("rateHz").map { v throws(TraceLineError) in
+    track.rateHz = try hinge.optional("rateHz").map { v throws(JSONValueError) in
       try hinge.bounded(v, key: "rateHz", 1...1000)
     }
     return track
   }
 
-  private static func moves(_ hinge: JSONObjectReader, _ key: String) throws(TraceLineError) -> [HingeTrack
+  private static func moves(_ hinge: JSONObjectReader, _ key: String) throws(JSONValueError) -> [HingeTrack
     .Move]
   {
     guard let value = hinge.optional(key) else { return [] }
@@ -162,7 +165,7 @@ public enum ScenarioFile {
 
   private static let moveKinds = ["rest", "open", "close", "wobble"]
 
-  private static func move(_ move: JSONObjectReader) throws(TraceLineError) -> HingeTrack.Move {
+  private static func move(_ move: JSONObjectReader) throws(JSONValueError) -> HingeTrack.Move {
     let (degrees, seconds) = (ScenarioParameter.Unit.degrees.allowed, ScenarioParameter.Unit.seconds.allowed)
     let kinds = move.keys.filter { Self.moveKinds.contains($0) }
     guard kinds.count == 1, let kind = kinds.first else {
@@ -185,18 +188,18 @@ public enum ScenarioFile {
     }
   }
 
-  private static func camera(_ camera: JSONObjectReader, within duration: Double?) throws(TraceLineError)
+  private static func camera(_ camera: JSONObjectReader, within duration: Double?) throws(JSONValueError)
     -> CameraTrack
   {
     try camera.rejectUnknownKeys(known: ["camera", "input", "stream", "fps", "rates", "gaps", "drops"])
     var track = CameraTrack(camera: try cameraName(camera, try camera.required("camera"), key: "camera"))
-    track.input = try camera.optional("input").map { v throws(TraceLineError) in
+    track.input = try camera.optional("input").map { v throws(JSONValueError) in
       try cameraName(camera, v, key: "input")
     }
     if let value = camera.optional("stream") {
       track.stream = StreamName(rawValue: try camera.string(value, key: "stream"))
     }
-    track.fps = try camera.optional("fps").map { v throws(TraceLineError) in
+    track.fps = try camera.optional("fps").map { v throws(JSONValueError) in
       try frameRate(camera, v, key: "fps")
     }
     if let value = camera.optional("rates") {
@@ -218,7 +221,7 @@ public enum ScenarioFile {
             at: try time(gap, within: duration),
             duration: try gap.bounded(
               try gap.required("for"), key: "for", ScenarioParameter.Unit.seconds.allowed),
-            then: try gap.optional("then").map { v throws(TraceLineError) in
+            then: try gap.optional("then").map { v throws(JSONValueError) in
               try cameraName(gap, v, key: "then")
             }))
       }
@@ -229,10 +232,10 @@ public enum ScenarioFile {
     return track
   }
 
-  private static func drops(_ drops: JSONObjectReader) throws(TraceLineError) -> CameraTrack.Drops {
+  private static func drops(_ drops: JSONObjectReader) throws(JSONValueError) -> CameraTrack.Drops {
     try drops.rejectUnknownKeys(known: ["chance", "reasons", "burstChance"])
     let chance = try drops.bounded(try drops.required("chance"), key: "chance", 0...1)
-    let burst = try drops.optional("burstChance").map { v throws(TraceLineError) in
+    let burst = try drops.optional("burstChance").map { v throws(JSONValueError) in
       try drops.bounded(v, key: "burstChance", 0...1)
     }
     let group = try drops.nested(try drops.required("reasons"), key: "reasons")
@@ -249,7 +252,7 @@ public enum ScenarioFile {
     return CameraTrack.Drops(chance: chance, reasons: reasons, burstChance: burst ?? 0)
   }
 
-  private static func event(_ event: JSONObjectReader, within duration: Double?) throws(TraceLineError)
+  private static func event(_ event: JSONObjectReader, within duration: Double?) throws(JSONValueError)
     -> ScenarioEvent
   {
     let kinds = EventKind.allCases.filter { $0 != .end }
@@ -263,20 +266,20 @@ public enum ScenarioFile {
   // MARK: Values
 
   /// `at`: seconds from the segment's start, within the segment when its length is known.
-  private static func time(_ object: JSONObjectReader, within duration: Double?) throws(TraceLineError)
+  private static func time(_ object: JSONObjectReader, within duration: Double?) throws(JSONValueError)
     -> Double
   {
     try object.bounded(try object.required("at"), key: "at", 0...(duration ?? 86_400))
   }
 
   private static func cameraName(_ object: JSONObjectReader, _ value: OpaquePointer, key: String)
-    throws(TraceLineError) -> Camera
+    throws(JSONValueError) -> Camera
   {
     try object.name(value, key: key, as: Camera.init(name:), allowed: Camera.names)
   }
 
   private static func frameRate(_ object: JSONObjectReader, _ value: OpaquePointer, key: String)
-    throws(TraceLineError) -> Int
+    throws(JSONValueError) -> Int
   {
     let fps = try object.integer(value, key: key)
     guard (1...240).contains(fps) else {
@@ -288,7 +291,7 @@ public enum ScenarioFile {
 
 extension JSONObjectReader {
   /// The reader of element `index` of the array `key` holds, which must be an object.
-  fileprivate func element(_ value: OpaquePointer?, of key: String, _ index: Int) throws(TraceLineError)
+  fileprivate func element(_ value: OpaquePointer?, of key: String, _ index: Int) throws(JSONValueError)
     -> JSONObjectReader
   {
     let name = "\(key)[\(index)]"
@@ -298,7 +301,7 @@ extension JSONObjectReader {
 
   /// A number within `allowed`.
   fileprivate func bounded(_ value: OpaquePointer, key: String, _ allowed: ClosedRange<Double>)
-    throws(TraceLineError) -> Double
+    throws(JSONValueError) -> Double
   {
     let number = try number(value, key: key)
     guard allowed.contains(number) else {
@@ -312,7 +315,7 @@ extension JSONObjectReader {
 
   /// A number, or a range `[low, high]` to draw from, within `allowed`.
   fileprivate func value(_ value: OpaquePointer, key: String, _ allowed: ClosedRange<Double>)
-    throws(TraceLineError) -> ScenarioValue
+    throws(JSONValueError) -> ScenarioValue
   {
     guard json_object_get_type(value) == json_type_array else {
       return .fixed(try bounded(value, key: key, allowed))

@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 /// Reports of traces under several configurations side by side: `crease sweep` (per setting)
 /// and `crease report --mixed` (per configuration). Per setting and cue kind the count and

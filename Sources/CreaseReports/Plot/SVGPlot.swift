@@ -9,8 +9,8 @@ import CreaseIO
 /// the highest sample of each pixel column under a line through their mean (``AngleColumns``),
 /// markers of one kind that would overlap are merged (``PlotMarks``), and the latency lane
 /// keeps the largest latency of each column.
-struct SVGPlot {
-  typealias Sample = (t: Nanoseconds, degrees: Double)
+package struct SVGPlot {
+  package typealias Sample = (t: Nanoseconds, degrees: Double)
 
   static let width = 1200.0
   static let height = 620.0
@@ -36,7 +36,7 @@ struct SVGPlot {
 
   /// A plot of `samples` and `cues` (both in time order), of the whole trace or of `window`
   /// (seconds from the trace's first instant).
-  init(
+  package init(
     samples: [Sample], cues: [Cue], bounds: [Nanoseconds?], configuration: Configuration, title: String,
     window: (from: Double?, to: Double?) = (nil, nil)
   ) {
@@ -70,7 +70,7 @@ struct SVGPlot {
   }
 
   /// The whole picture.
-  var svg: String {
+  package var svg: String {
     var parts: [String] = [
       ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(n(Self.width))" height="\##(n(Self.height))" font-family="sans-serif" font-size="11">"##,
       ##"<rect width="100%" height="100%" fill="white"/>"##,

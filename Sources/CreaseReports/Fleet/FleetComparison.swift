@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 /// Two runs side by side (`crease compare BASE NEW`): per cue kind the count and p50, p90, p99
 /// and largest latency of each, and a verdict past a threshold, like a benchmark gate.

@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 extension FleetComparison {
   /// The table every line format shares: per cue kind its verdict, each count and latency (ms,

@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 import CreaseRecording
 
 extension FleetReport {
@@ -180,30 +181,5 @@ extension FleetReport.Closest {
       .init("cue", .string(cue)), .init("maxNs", .integer(latency.rawValue)),
       .init("boundNs", .integer(bound.rawValue)),
     ]
-  }
-}
-
-extension LatencyHistogram {
-  /// A cue kind's members in summaries and reports: count, percentiles, largest, the count
-  /// over the bound, and the histogram.
-  func members(overBound: Int) -> [JSONDocument.Member] {
-    [
-      .init("count", .count(count)),
-      .init("p50Ns", .integer(percentile(50).rawValue)),
-      .init("p90Ns", .integer(percentile(90).rawValue)),
-      .init("p99Ns", .integer(percentile(99).rawValue)),
-      .init("maxNs", .integer(maximum.rawValue)),
-      .init("overBound", .count(overBound)),
-      .init("histogram", json),
-    ]
-  }
-
-  /// The occupied buckets as `[bucket, count, largest]` triples, as summaries and reports
-  /// hold them.
-  var json: JSONDocument {
-    .array(
-      occupiedBuckets.map { index, bucket in
-        .array([.count(index), .count(bucket.count), .integer(bucket.maximum.rawValue)])
-      })
   }
 }

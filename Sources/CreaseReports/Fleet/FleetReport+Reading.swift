@@ -1,4 +1,5 @@
 import Crease
+import CreaseIO
 
 extension FleetReport {
   /// The report in a summary file (`replay --summary-json`) or a report file (`crease report`,

@@ -1,0 +1,8 @@
+extension Int {
+  /// The sum, saturating at the ends of the range: counts come from files, and input-derived
+  /// arithmetic saturates rather than traps.
+  package func addingSaturated(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other > 0 ? .max : .min) : sum
+  }
+}
