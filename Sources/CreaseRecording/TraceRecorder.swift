@@ -15,8 +15,12 @@ import Crease
 /// try recorder.finish()
 /// ```
 ///
-/// Like a session, it refuses an event before the latest one (a trace read by `crease` with no
-/// reorder window would find it late) or after ``finish(at:)``, and it refuses whatever a trace
+/// Like a session, it keeps a reorder window: it writes an event up to ``reorderWindow`` behind
+/// the latest one as it comes, and refuses one further behind, or after ``finish(at:)``. Give
+/// it the session's window and call ``advance(to:)`` where the session's idle advance is
+/// called: it then takes exactly the events the session took, in the order it took them, and
+/// the recording, replayed with that window (`reorderWindowMs`), gives the session's cues
+/// byte for byte. It refuses whatever a trace
 /// cannot hold (`Event/traceRefusal`: a negative `t`, an angle that is not a finite
 /// number of degrees, an empty stream name, a camera both toward and away); a refusal is a
 /// ``Failure/refusedEvent(_:)`` and nothing is written. Every line it writes passes `crease check`.
@@ -40,15 +44,27 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
   @usableFromInline var line: [UInt8] = []
   @usableFromInline var latest = Nanoseconds.zero
   @usableFromInline var ended = false
+  /// How far behind the latest event one may come and still be written, as a session's
+  /// window: 0 unless given.
+  public let reorderWindow: Nanoseconds
 
   /// Starts a trace in `sink` with its header line.
+  /// - Parameters:
+  ///   - sink: where the lines go, each whole.
+  ///   - header: the trace's header line: the device, the OS, declared frame rates.
+  ///   - reorderWindow: how far behind the latest event an event may come and still be
+  ///     written: the window of the session fed the same calls (0, the default, takes events
+  ///     in order only). A negative window counts as 0.
   /// - Throws: ``Failure/refusedHeader(_:)`` for a header `crease` would not read back, before
   ///   anything is written; ``Failure/sink(_:)`` when the sink fails.
-  public init(sink: Sink, header: TraceHeader = TraceHeader()) throws(Failure) {
+  public init(sink: Sink, header: TraceHeader = TraceHeader(), reorderWindow: Nanoseconds = .zero)
+    throws(Failure)
+  {
     if let reason = RefusedHeader.reason(for: header) {
       throw .refusedHeader(RefusedHeader(header: header, reason: reason))
     }
     self.writer = sink
+    self.reorderWindow = Swift.max(reorderWindow, .zero)
     line.reserveCapacity(256)
     try write(.header(header))
   }
@@ -62,8 +78,15 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
   public mutating func send(_ event: Event) throws(Failure) {
     if let reason = refusal(of: event) { throw .refusedEvent(RefusedEvent(event: event, reason: reason)) }
     if case .end = event.payload { ended = true }
-    latest = event.t
+    if event.t > latest { latest = event.t }
     try write(.event(event))
+  }
+
+  /// Idle advance, as a session's `advance(to:)`: moves the latest time to `t` (if later)
+  /// without writing a line, so the recorder refuses what the session refuses after it. The
+  /// replay needs no line for it: the cues depend on the events, not on when time moved.
+  public mutating func advance(to t: Nanoseconds) {
+    if t > latest { latest = t }
   }
 
   /// Ends the trace with an `end` line at `t` (by default the latest event's time); later events
@@ -77,7 +100,7 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
   func refusal(of event: Event) -> RefusedEvent.Reason? {
     if ended { return .afterEnd }
     if let reason = event.traceRefusal { return reason }
-    if event.t < latest { return .late(behind: latest - event.t) }
+    if latest - event.t > reorderWindow { return .late(behind: latest - event.t) }
     return nil
   }
 

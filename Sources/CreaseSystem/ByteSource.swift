@@ -110,7 +110,8 @@ public final class FileSource: ByteSource {
   /// Polls the descriptor (a pipe or a terminal may stay quiet; a regular file never does).
   public func waitForInput(timeout: Nanoseconds, clock: WallClock) throws -> Bool {
     var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    let milliseconds = Int32(clamping: max(1, timeout.rawValue / 1_000_000))
+    // A zero timeout asks without waiting; any other waits at least a millisecond.
+    let milliseconds = timeout <= .zero ? 0 : Int32(clamping: max(1, timeout.rawValue / 1_000_000))
     while true {
       let ready = poll(&request, 1, milliseconds)
       if ready >= 0 { return ready > 0 }

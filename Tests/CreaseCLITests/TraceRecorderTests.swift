@@ -59,6 +59,49 @@ struct TraceRecorderTests {
     }
   }
 
+  @Test(
+    "with the session's window and idle advance, a recording of reordered, late and idle-advanced calls replays to the session's cues byte for byte",
+    arguments: 0..<4 as Range<UInt64>)
+  func reorderedRoundTrip(seed: UInt64) throws {
+    let window = Nanoseconds.milliseconds(20)
+    var session = try CreaseSession(reorderWindow: window)
+    var recorder = try TraceRecorder(sink: MemorySink(), reorderWindow: window)
+    // Each event arrives up to 35 ms after its `t` (some further behind than the window), in
+    // order of arrival; every 25th arrival, both are idle-advanced to the arrival's time.
+    var random = SplitMix64(seed: seed)
+    let arrivals = events(.day, seconds: 10).enumerated().map { index, event in
+      (arrival: event.t + Nanoseconds(Int64(random.next() % 35_000_000)), index: index, event: event)
+    }.sorted { ($0.arrival, $0.index) < ($1.arrival, $1.index) }
+    var refused = 0
+    var outOfOrder = 0
+    var latest = Nanoseconds.zero
+    for (count, arrival) in arrivals.enumerated() {
+      if count % 25 == 0 {
+        session.advance(to: arrival.arrival)
+        recorder.advance(to: arrival.arrival)
+      }
+      var bySession: RefusedEvent.Reason?
+      do { try session.send(arrival.event) } catch { bySession = error.reason }
+      var byRecorder: RefusedEvent.Reason?
+      do { try recorder.send(arrival.event) } catch { byRecorder = error.refusedEvent?.reason }
+      #expect(bySession == byRecorder, "seed \(seed): \(arrival.event)")
+      if bySession != nil { refused += 1 } else if arrival.event.t < latest { outOfOrder += 1 }
+      latest = max(latest, arrival.event.t)
+    }
+    #expect(refused > 0 && outOfOrder > 0, "seed \(seed): late and reordered calls both met")
+    try session.send(Event(t: latest, .end))
+    try recorder.finish(at: latest)
+    var direct: [UInt8] = []
+    session.drainCues { CueFormat.jsonl.encode($0, into: &direct) }
+
+    let directory = temporaryDirectory()
+    try write(recorder.sink.text, to: "\(directory)/recorded.jsonl")
+    try write(#"{"reorderWindowMs": 20}"#, to: "\(directory)/crease.json")
+    let replay = CreaseRun("replay", "-c", "\(directory)/crease.json", "\(directory)/recorded.jsonl")
+    #expect(replay.status == .success, "seed \(seed): \(replay.error)")
+    #expect(replay.output == String(decoding: direct, as: UTF8.self), "seed \(seed)")
+  }
+
   @Test("crease check finds nothing wrong with a recording")
   func passesCheck() throws {
     let directory = temporaryDirectory()

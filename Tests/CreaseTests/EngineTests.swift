@@ -230,7 +230,7 @@ struct EngineTests {
     #expect(!engine.hasCues)
   }
 
-  @Test("a drain whose body throws passes the cues before it in order, rethrows, and drops the rest")
+  @Test("a drain whose body throws passes the cues up to it in order, rethrows, and keeps the rest queued")
   func drainThatThrows() throws {
     struct Stop: Error {}
     var engine = Engine(processor: Pipeline(configuration: .default), reorderWindow: .zero)
@@ -246,12 +246,12 @@ struct EngineTests {
       }
     }
     #expect(seen.map(\.kind) == [.mark(label: "a"), .mark(label: "b")])
-    #expect(!engine.hasCues)
+    #expect(engine.cueCount == 1, "the cue after the one it threw on stays queued")
     _ = engine.push(Event(t: 3, .mark(label: "d")), from: 0)
     engine.advance(to: 3)
     var after: [Cue] = []
     engine.drainCues { after.append($0) }
-    #expect(after == [Cue(t: 3, since: 3, .mark(label: "d"))])
+    #expect(after == [Cue(t: 2, since: 2, .mark(label: "c")), Cue(t: 3, since: 3, .mark(label: "d"))])
   }
 
   @Test(
@@ -321,7 +321,9 @@ struct EngineStopTests {
 
 @Suite("Event-time engine: advancing time")
 struct EngineAdvanceTests {
-  @Test("advancing fires the timers due by then and releases buffered events")
+  @Test(
+    "idle advance moves the largest t read: the watermark follows a window behind, releasing events and firing timers before it"
+  )
   func advance() {
     var processor = MarbleProcessor()
     processor.timers["a"] = (3, .fire)
@@ -330,21 +332,33 @@ struct EngineAdvanceTests {
     var cues: [Cue] = []
     engine.drainCues { cues.append($0) }
     #expect(cues.isEmpty, "held for the reorder window")
-    engine.advance(to: 2)
+    engine.advance(to: 4)
+    engine.drainCues { cues.append($0) }
+    #expect(cues.isEmpty, "the watermark is -1: an event at 0 may still come")
+    engine.advance(to: 5)
     engine.drainCues { cues.append($0) }
     #expect(Marble.diagram(cues, end: nil) == "a")
-    engine.advance(to: 3)
+    engine.advance(to: 8)
+    engine.drainCues { cues.append($0) }
+    #expect(
+      Marble.diagram(cues, end: nil) == "a", "a timer due at the watermark waits for events at its time")
+    engine.advance(to: 9)
     engine.drainCues { cues.append($0) }
     #expect(Marble.diagram(cues, end: nil) == "a--A")
     #expect(engine.now == 3)
   }
 
-  @Test("after advancing to a time, an event at or before it is late")
+  @Test(
+    "after idle advance to a time, an event within the window of it is in time; one further behind is late, counted from that time"
+  )
   func lateAfterAdvance() {
     var engine = Engine(processor: MarbleProcessor(), sourceCount: 1, reorderWindow: 5)
     engine.advance(to: 10)
-    #expect(engine.push(Event(t: 10, .mark(label: "x")), from: 0) == .late(behind: 6))
-    #expect(engine.push(Event(t: 11, .mark(label: "y")), from: 0) == .accepted)
+    #expect(engine.push(Event(t: 5, .mark(label: "x")), from: 0) == .accepted, "exactly a window behind")
+    #expect(engine.push(Event(t: 4, .mark(label: "y")), from: 0) == .late(behind: 6))
+    #expect(engine.push(Event(t: 11, .mark(label: "z")), from: 0) == .accepted)
+    engine.advance(to: 9)
+    #expect(engine.watermark == 6, "an advance behind the largest t read changes nothing")
   }
 }
 

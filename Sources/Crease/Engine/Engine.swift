@@ -2,7 +2,7 @@
 /// in trace time and drives a processor (SPEC 4.1).
 ///
 /// Feed it events with ``push(_:from:)`` and tell it when a source ends with
-/// ``finish(source:)``; take the cues it produced with ``drainCues(_:)``. It never reads a clock,
+/// ``finish(source:)``; take the cues it produced with ``drainCues(_:)-((Cue)->Void)``. It never reads a clock,
 /// so the same pushes produce the same cues at any speed.
 ///
 /// ```swift
@@ -225,8 +225,6 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     /// A source finished: apply the end-of-input rule when it was the last, else fire the
     /// timers the watermark has passed.
     case sourceFinished
-    /// Fire the timers due by `time` and move trace time there (``advance(to:)``).
-    case advance(to: Nanoseconds)
     /// End the input without firing later timers (``stop()``).
     case stop
   }
@@ -302,9 +300,6 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
       fireTimers(before: watermark)
     case .sourceFinished:
       if sources.allSatisfy(\.finished) { endInput() } else { fireTimers(before: watermark) }
-    case .advance(let time):
-      fireTimers(dueAtOrBefore: time)
-      context.now = Swift.max(context.now, time)
     case .stop:
       endOfInput = EndOfInput(endTime: nil, pendingTimers: context.timers.pending)
     }
@@ -328,22 +323,23 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     Self.releaseLine(of: sources, reorderWindow: reorderWindow)?.time ?? .min
   }
 
-  /// Moves trace time forward to `time` while no event arrives, firing the timers due by then.
+  /// Idle advance (SPEC 4.1): moves every open source's largest `t` read forward to `time`, as
+  /// if an event at `time` had been read, while no event arrives.
   ///
-  /// It promises that no event at or before `time` is still to come: buffered events up to it
-  /// are processed, and a later push at or before `time` is late. Live input uses it so a
-  /// debounce or settle cue comes on time while the source is quiet.
+  /// The watermark stays ``reorderWindow`` behind, exactly as for an event: buffered events
+  /// before it are processed and the timers due before it fire, so a debounce or settle cue
+  /// comes on time from a quiet source, and an event that arrives within the window of `time`
+  /// is still in time. A `time` before a source's largest `t` changes nothing for it.
   /// - Complexity: O(*e* · *s* + *t* log *n*) for *e* events released, *s* sources, and *t* of
   ///   *n* pending timers fired.
   @_specialize(exported:true,where Processor == Pipeline)
   public mutating func advance(to time: Nanoseconds) {
     guard endOfInput == nil else { return }
     finishDeferredWork()
-    let promised = time + reorderWindow + Nanoseconds(1)
     for index in sources.indices where !sources[index].finished {
-      sources[index].latest = Swift.max(sources[index].latest ?? promised, promised)
+      sources[index].latest = Swift.max(sources[index].latest ?? time, time)
     }
-    release(then: .advance(to: time))
+    release(then: .fireTimersBeforeWatermark)
   }
 
   /// Stops the input here (`--strict` met a bad line): processes every buffered event, with the
@@ -431,9 +427,28 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
 
   /// Calls `body` with each cue produced so far, in output order, and forgets them; work
   /// deferred at ``cueLimit`` goes on between batches of cues, so this drains it all.
+  ///
+  /// When `body` throws, the cue it threw on counts as drained and the cues after it stay
+  /// queued, in order, for the next drain.
   /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
   @_specialize(exported:true,where Processor == Pipeline)
   public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows {
+    try drain(askingBounds: false) { cue, _ in try body(cue) }
+  }
+
+  /// Calls `body` with each cue produced so far and the processor's latency bound for it (as
+  /// ``latencyBound(for:)`` gives it, asked now), in output order, and forgets them; as
+  /// ``drainCues(_:)-((Cue)->Void)`` otherwise.
+  /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
+  @_specialize(exported:true,where Processor == Pipeline)
+  public mutating func drainCues(_ body: (Cue, Nanoseconds?) throws -> Void) rethrows {
+    try drain(askingBounds: true, body)
+  }
+
+  /// The drains' one loop; `askingBounds` is a constant at each call, so a drain that does not
+  /// want the bounds does not pay for them.
+  @inline(__always)
+  private mutating func drain(askingBounds: Bool, _ body: (Cue, Nanoseconds?) throws -> Void) rethrows {
     while !context.cues.isEmpty {
       // Each cue moved out of the array, not copied and then destroyed with it: reversed, the
       // first comes off the back, the only end that gives an element up without a copy
@@ -441,9 +456,13 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
       // cue, the usual drain, needs no reversing, and the call cost 12 an event.
       if context.cues.count > 1 { context.cues.reverse() }
       do {
-        while let cue = context.cues.popLast() { try body(cue) }
+        while let cue = context.cues.popLast() {
+          let bound = askingBounds ? processor.latencyBound(for: cue) : nil
+          try body(cue, bound)
+        }
       } catch {
-        context.cues.removeAll(keepingCapacity: true)
+        // What is left is the undrained cues, last first: back in output order.
+        context.cues.reverse()
         throw error
       }
       resume()

@@ -7,17 +7,21 @@
 /// session was configured with, so the first gap and stall are found before a rate is measured.
 /// Events within the window are put in order; an event further behind is refused with
 /// ``RefusedEvent``, never dropped in silence. A cue comes once no event can still precede it:
-/// with a window of *w*, after the first event or ``advance(to:)`` more than *w* later.
+/// with a window of *w*, after the first event or ``advance(to:)`` more than *w* later. The
+/// window is the configuration's `reorderWindow` unless one is given, as for a replay and for
+/// the cues of an asynchronous sequence: one configuration, one behaviour.
 ///
 /// ```swift
 /// var session = try CreaseSession(reorderWindow: .milliseconds(5), frameRates: [.video: 30])
 /// try session.hinge(.degrees(12), status: .closed, at: .zero)
 /// try session.hinge(.degrees(40), status: .partiallyOpen, at: .milliseconds(100))
 /// session.advance(to: .milliseconds(200))   // the debounce window commits at 150 ms
-/// session.drainCues { cue in apply(cue) }
+/// session.drainCues { cue, bound in apply(cue, within: bound) }
 /// ```
 public struct CreaseSession: EventSending, Sendable {
-  private var engine: Engine<Pipeline>
+  // Internal, not private: the cues of an asynchronous sequence run a session's engine and
+  // drain it a bounded batch at a time.
+  var engine: Engine<Pipeline>
   /// How far behind the latest event one may arrive and still be put in order.
   public let reorderWindow: Nanoseconds
 
@@ -25,18 +29,19 @@ public struct CreaseSession: EventSending, Sendable {
   ///
   /// - Parameters:
   ///   - configuration: the stages' settings (SPEC 6), validated here.
-  ///   - reorderWindow: how far behind the latest event an event may arrive (0, the default,
-  ///     for events sent in order from one place). The configuration's `reorderWindow` is for
-  ///     merged device traces, and is not used.
+  ///   - reorderWindow: how far behind the latest event an event may arrive; `nil`, the
+  ///     default, takes the configuration's `reorderWindow` (50 ms unless set), as a replay
+  ///     does. Give 0 for events sent in order from one place.
   ///   - frameRates: nominal frame rates by stream, in frames per second, as a trace header
   ///     declares them.
   /// - Throws: ``ConfigurationError`` for a bad configuration, a negative window, or a rate that
   ///   is not a positive number.
   public init(
-    configuration: Configuration = .default, reorderWindow: Nanoseconds = .zero,
+    configuration: Configuration = .default, reorderWindow: Nanoseconds? = nil,
     frameRates: [StreamName: Double] = [:]
   ) throws(ConfigurationError) {
     try configuration.validate()
+    let reorderWindow = reorderWindow ?? configuration.reorderWindow
     guard reorderWindow >= .zero else {
       throw ConfigurationError(
         key: "reorderWindow", reason: "must be 0 or more, not \(reorderWindow.rawValue) ns")
@@ -46,6 +51,12 @@ public struct CreaseSession: EventSending, Sendable {
         key: "frameRates[\"\(stream.rawValue)\"]",
         reason: "must be a positive frame rate of a named stream, not \(fps)")
     }
+    self.init(checked: configuration, reorderWindow: reorderWindow, frameRates: frameRates)
+  }
+
+  /// A session with knobs already checked (or, for the cues of a sequence made from a
+  /// configuration, taken as the caller validated them).
+  init(checked configuration: Configuration, reorderWindow: Nanoseconds, frameRates: [StreamName: Double]) {
     self.reorderWindow = reorderWindow
     engine = Engine(
       processor: Pipeline(configuration: configuration), sourceCount: 1, reorderWindow: reorderWindow)
@@ -62,8 +73,13 @@ public struct CreaseSession: EventSending, Sendable {
     }
   }
 
-  /// Moves time forward to `t` while no event arrives, firing the cues due by then. Later
-  /// events must be after `t`; a `t` at or before ``now`` changes nothing.
+  /// Idle advance (SPEC 4.1): trace time follows the wall clock while no event arrives, as if
+  /// an event at `t` had been sent; the cues due before `t` − ``reorderWindow`` come out.
+  ///
+  /// Give it the latest event's `t` plus the time since it was sent (or `t` stamped now, as
+  /// events are), so debounce and settle cues come on time from a quiet source. An event that
+  /// arrives afterwards within ``reorderWindow`` of `t` is still in time; a `t` before the
+  /// latest event's changes nothing.
   public mutating func advance(to t: Nanoseconds) { engine.advance(to: t) }
 
   /// Ends the session: events held for ordering are processed, and pending timers fire at their
@@ -78,6 +94,14 @@ public struct CreaseSession: EventSending, Sendable {
   /// ``reorderWindow`` after its `t`.
   public func latencyBound(for cue: Cue) -> Nanoseconds? { engine.latencyBound(for: cue) }
 
-  /// Calls `body` with each cue produced so far, in order, and forgets them.
+  /// Calls `body` with each cue produced so far, in order, and forgets them. When `body`
+  /// throws, the cues after the one it threw on stay queued for the next drain.
   public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows { try engine.drainCues(body) }
+
+  /// Calls `body` with each cue produced so far and its latency bound (``latencyBound(for:)``),
+  /// in order, and forgets them: a drain that states each cue's bound without a second access
+  /// to the session inside the closure. As ``drainCues(_:)-((Cue)->Void)`` when `body` throws.
+  public mutating func drainCues(_ body: (Cue, Nanoseconds?) throws -> Void) rethrows {
+    try engine.drainCues(body)
+  }
 }

@@ -1,11 +1,13 @@
 /// The cues of an asynchronous sequence of events, for live use with Swift concurrency.
 ///
-/// Events are processed in order with the configuration's reorder window, and a cue is yielded
-/// as soon as the watermark passes its time (SPEC 4.1): a timer's cue comes with the first
-/// event that moves the watermark past its due time, not with the event after that. With idle
-/// advance (`cues(configuration:idleAdvance:clock:)`) trace time
-/// also follows a clock while no event arrives, so debounce and settle cues come on time from
-/// a quiet source.
+/// The events run through a ``CreaseSession``, with its knobs: the reorder window (the
+/// configuration's unless the session was given one) and the declared frame rates
+/// (`cues(session:onRefusal:)`). A cue is yielded as soon as the watermark passes its time
+/// (SPEC 4.1): a timer's cue comes with the first event that moves the watermark past its due
+/// time, not with the event after that. With idle advance (`cues(session:onRefusal:idleAdvance:clock:)`)
+/// trace time also follows a clock while no event arrives, exactly as
+/// ``CreaseSession/advance(to:)`` does: debounce and settle cues come on time from a quiet
+/// source, and an event that arrives within the window is never refused because of it.
 ///
 /// An event the engine refuses (late, or after an `end` event) is never dropped in silence;
 /// what happens is the caller's ``RefusalPolicy``: the iteration throws
@@ -26,7 +28,7 @@ where Base.Element == Event, C.Duration == Duration {
   public typealias Failure = CueSequenceFailure
 
   let base: Base
-  let configuration: Configuration
+  let session: CreaseSession
   let policy: RefusalPolicy
   let idle: IdleAdvance<C>?
 
@@ -35,16 +37,12 @@ where Base.Element == Event, C.Duration == Duration {
     var interval: Duration
     var clock: IdleClock
     /// Starts pulling `base` in a task of its own, beside a ticker on the clock.
-    var start: @Sendable () -> AsyncThrowingStream<LiveInput, any Error>
+    var start: @Sendable () -> AsyncThrowingStream<LiveInput<IdleClock.Instant>, any Error>
   }
 
-  /// An iterator that runs its own engine over the base's events.
+  /// An iterator that runs its own copy of the session over the base's events.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(
-      base: base.makeAsyncIterator(), idle: idle, policy: policy,
-      engine: Engine(
-        processor: Pipeline(configuration: configuration), sourceCount: 1,
-        reorderWindow: configuration.reorderWindow))
+    Iterator(base: base.makeAsyncIterator(), idle: idle, policy: policy, session: session)
   }
 
   /// Pulls events from the base until a cue is ready.
@@ -55,8 +53,8 @@ where Base.Element == Event, C.Duration == Duration {
     var base: Base.AsyncIterator
     let idle: IdleAdvance<C>?
     let policy: RefusalPolicy
-    var engine: Engine<Pipeline>
-    private var live: AsyncThrowingStream<LiveInput, any Error>.AsyncIterator?
+    var session: CreaseSession
+    private var live: AsyncThrowingStream<LiveInput<C.Instant>, any Error>.AsyncIterator?
     /// The latest event's `t` and the clock's time when it came, which idle advance follows.
     private var latest: (t: Nanoseconds, at: C.Instant)?
     private var ready: [Cue] = []
@@ -65,11 +63,11 @@ where Base.Element == Event, C.Duration == Duration {
     /// Set by a failure: the iteration has ended.
     private var failed = false
 
-    init(base: Base.AsyncIterator, idle: IdleAdvance<C>?, policy: RefusalPolicy, engine: Engine<Pipeline>) {
+    init(base: Base.AsyncIterator, idle: IdleAdvance<C>?, policy: RefusalPolicy, session: CreaseSession) {
       self.base = base
       self.idle = idle
       self.policy = policy
-      self.engine = engine
+      self.session = session
     }
 
     /// The next cue, waiting for events (and, with idle advance, the clock) until one is ready;
@@ -79,21 +77,21 @@ where Base.Element == Event, C.Duration == Duration {
         ready.removeAll(keepingCapacity: true)
         nextIndex = 0
         // Work the engine left at its cue limit comes before the next input.
-        if engine.hasDeferredWork {
-          engine.resume()
-          engine.drainCues(into: &ready)
+        if session.engine.hasDeferredWork {
+          session.engine.resume()
+          session.engine.drainCues(into: &ready)
           continue
         }
         guard !baseIsExhausted, !failed else { return nil }
-        let input: LiveInput
+        let input: LiveInput<C.Instant>
         do { input = try await nextInput() } catch {
           failed = true
           throw .base(error)
         }
         switch input {
-        case .event(let event):
+        case .event(let event, let arrival):
           let t = event.t
-          if let refused = engine.push(handingBack: event, from: 0) {
+          if let refused = session.engine.push(handingBack: event, from: 0) {
             let refusal = RefusedEvent(event: refused.event, refusal: refused.refusal)
             switch policy {
             case .end:
@@ -103,24 +101,24 @@ where Base.Element == Event, C.Duration == Duration {
               report(refusal)
             }
           }
-          if let idle, t > (latest?.t ?? .min) { latest = (t, idle.clock.now) }
+          if let arrival, t > (latest?.t ?? .min) { latest = (t, arrival) }
         case .tick:
           guard let idle, let latest else { break }
           let quiet = latest.at.duration(to: idle.clock.now)
-          if quiet >= idle.interval { engine.advance(to: latest.t + Nanoseconds(quiet)) }
+          if quiet >= idle.interval { session.advance(to: latest.t + Nanoseconds(quiet)) }
         case .end:
           baseIsExhausted = true
-          engine.finish(source: 0)
+          session.finish()
         }
-        engine.drainCues(into: &ready)
+        session.engine.drainCues(into: &ready)
       }
       defer { nextIndex += 1 }
       return ready[nextIndex]
     }
 
     /// The next event from the base, or with idle advance the next event or tick.
-    private mutating func nextInput() async throws -> LiveInput {
-      guard let idle else { return try await base.next().map(LiveInput.event) ?? .end }
+    private mutating func nextInput() async throws -> LiveInput<C.Instant> {
+      guard let idle else { return try await base.next().map { .event($0, arrival: nil) } ?? .end }
       if live == nil { live = idle.start().makeAsyncIterator() }
       return try await live!.next() ?? .end
     }
@@ -150,41 +148,75 @@ public enum CueSequenceFailure: Error {
   }
 }
 
-/// What a live iteration waits for: an event, a tick of the idle clock, or the end.
-enum LiveInput: Sendable {
-  case event(Event)
+/// What a live iteration waits for: an event (with idle advance, stamped with the clock's time
+/// when it was read from the base), a tick of the idle clock, or the end.
+enum LiveInput<Instant: Sendable>: Sendable {
+  case event(Event, arrival: Instant?)
   case tick
   case end
 }
 
 extension AsyncSequence where Element == Event {
-  /// The cues Crease emits for these events under `configuration` (validate it first), with
-  /// `onRefusal` deciding what a refused event does.
+  /// The cues Crease emits for these events under `configuration` (validate it first) and its
+  /// reorder window, with `onRefusal` deciding what a refused event does.
   public func cues(
     configuration: Configuration = .default, onRefusal: RefusalPolicy = .end
   ) -> CueSequence<Self, ContinuousClock> {
-    CueSequence(base: self, configuration: configuration, policy: onRefusal, idle: nil)
+    cues(session: CreaseSession(unchecked: configuration), onRefusal: onRefusal)
+  }
+
+  /// The cues `session` emits for these events, with its reorder window and declared frame
+  /// rates, and `onRefusal` deciding what a refused event does. Each iteration runs its own
+  /// copy of the session.
+  public func cues(session: CreaseSession, onRefusal: RefusalPolicy = .end) -> CueSequence<
+    Self, ContinuousClock
+  > {
+    CueSequence(base: self, session: session, policy: onRefusal, idle: nil)
+  }
+}
+
+extension CreaseSession {
+  /// A session with the configuration's own reorder window and no declared rates, taken as
+  /// the caller validated it.
+  init(unchecked configuration: Configuration) {
+    self.init(checked: configuration, reorderWindow: configuration.reorderWindow, frameRates: [:])
   }
 }
 
 extension AsyncSequence where Element == Event, Self: Sendable {
-  /// The cues Crease emits for these events, with trace time following `clock` while no event
-  /// arrives for `idleAdvance` (the CLI's `--idle-advance`).
-  ///
-  /// The base is iterated in a task of its own and a second task ticks every `idleAdvance` on
-  /// `clock`; both end when the iteration ends or is dropped. After `idleAdvance` of silence
-  /// trace time is the latest event's `t` plus the time since it came, so a live source whose
-  /// events are stamped as they happen gets its debounce and settle cues on time.
+  /// The cues Crease emits for these events under `configuration` (validate it first) and its
+  /// reorder window, with trace time following `clock` while no event arrives for
+  /// `idleAdvance` (the CLI's `--idle-advance`).
   public func cues<C: Clock>(
     configuration: Configuration = .default, onRefusal: RefusalPolicy = .end, idleAdvance: Duration,
     clock: C = ContinuousClock()
   ) -> CueSequence<Self, C> where C.Duration == Duration {
+    cues(
+      session: CreaseSession(unchecked: configuration), onRefusal: onRefusal, idleAdvance: idleAdvance,
+      clock: clock)
+  }
+
+  /// The cues `session` emits for these events, with trace time following `clock` while no
+  /// event arrives for `idleAdvance` (the CLI's `--idle-advance`).
+  ///
+  /// The base is iterated in a task of its own and a second task ticks every `idleAdvance` on
+  /// `clock`; both end when the iteration ends or is dropped. At a tick after `idleAdvance` of
+  /// silence, the session is advanced to the latest event's `t` plus the time since it came
+  /// (``CreaseSession/advance(to:)``): the watermark stays the session's reorder window behind,
+  /// so a live source whose events are stamped as they happen gets its debounce and settle
+  /// cues on time, and an event within the window is still in time.
+  public func cues<C: Clock>(
+    session: CreaseSession, onRefusal: RefusalPolicy = .end, idleAdvance: Duration,
+    clock: C = ContinuousClock()
+  ) -> CueSequence<Self, C> where C.Duration == Duration {
     let base = self
-    let start: @Sendable () -> AsyncThrowingStream<LiveInput, any Error> = {
-      let (stream, continuation) = AsyncThrowingStream<LiveInput, any Error>.makeStream()
+    let start: @Sendable () -> AsyncThrowingStream<LiveInput<C.Instant>, any Error> = {
+      let (stream, continuation) = AsyncThrowingStream<LiveInput<C.Instant>, any Error>.makeStream()
+      // Each event is stamped as it is read, not when the iteration gets to it: idle advance
+      // counts the quiet time from when the source last spoke.
       let reader = Task {
         do {
-          for try await event in base { continuation.yield(.event(event)) }
+          for try await event in base { continuation.yield(.event(event, arrival: clock.now)) }
           continuation.finish()
         } catch {
           continuation.finish(throwing: error)
@@ -209,7 +241,7 @@ extension AsyncSequence where Element == Event, Self: Sendable {
       return stream
     }
     return CueSequence(
-      base: self, configuration: configuration, policy: onRefusal,
+      base: self, session: session, policy: onRefusal,
       idle: .init(interval: idleAdvance, clock: clock, start: start))
   }
 }

@@ -27,7 +27,9 @@ enum ReplayCommand: Subcommand {
     help: "Replay the input n times (0: until stopped); trace time continues across loops.")
   static let idleAdvanceOption = CommandDescription.Option(
     ["--idle-advance"], value: "ms",
-    help: "For live input: let trace time follow the wall clock after this much silence.")
+    help:
+      "For live input: after this much silence, trace time follows the wall clock (the watermark stays the reorder window behind)."
+  )
   static let threadsOption = CommandDescription.Option(
     ["--threads"], value: "n",
     help: "Run on at most n threads (default 2); 1 when several replays share the cores.")

@@ -177,13 +177,22 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
       try sink.note(event, from: source.index)
       engine.admit(consume event, from: source.index, isEnd: isEnd)
       source.count(.processed)
-      return isEnd ? try rejectRest(of: source) : .next
+      guard isEnd else { return .next }
+      // Everything due by `end` is out now, and a live reader sees it at once: the lines after
+      // it are read (and reported) as they come, which may be much later (SPEC 4.1).
+      try writeCues()
+      try sink.flush()
+      return try rejectRest(of: source)
     }
   }
 
   /// The source ran out: it ended, or another loop starts it over.
   mutating func endOfSource(_ source: ReplaySource<Feed>) throws -> Step {
     guard source.loop.pass + 1 < replay.loops, let reopen else { return .sourceEnded }
+    // A pass's cues reach a reader as the pass ends, not when a buffer fills: an endless loop
+    // of a short trace would otherwise hold its first cues for ever.
+    try writeCues()
+    try sink.flush()
     var loop = source.loop
     loop.nextPass()
     sources[source.index] = ReplaySource(
@@ -219,12 +228,20 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
 
   /// Before a read that may block: flushes the cues so far (a live consumer sees them now)
   /// and, with idle advance, lets trace time follow the wall clock while nothing arrives.
+  ///
+  /// Idle advance moves the largest `t` read to the `t` last read plus the wall time since
+  /// (SPEC 4.1); the engine keeps the watermark a reorder window behind it, so an event that
+  /// arrives within the window is in time. The wall time is taken first and the source asked
+  /// once more after it: whatever arrived by then is read before trace time moves.
   mutating func waitForInput(from source: ReplaySource<Feed>) throws {
     try sink.flush()
     guard let idle = replay.idleAdvance else { return }
-    while try !source.reader.source.waitForInput(timeout: idle, clock: replay.clock) {
+    let input = source.reader.source
+    while try !input.waitForInput(timeout: idle, clock: replay.clock) {
       guard let latestRead else { continue }
-      engine.advance(to: latestRead.t + (replay.clock.now() - latestRead.wall))
+      let now = replay.clock.now()
+      if try input.waitForInput(timeout: .zero, clock: replay.clock) { return }
+      engine.advance(to: latestRead.t + (now - latestRead.wall))
       try writeCues()
       try sink.flush()
     }
