@@ -103,7 +103,12 @@ public final class FileSink: ByteSink {
     while offset < bytes.count {
       let written = writeToDescriptor(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
-        if errno == EINTR { continue }
+        if errno == EINTR {
+          // Stopped between chunks, the output ends with whole lines; within one, the rest of
+          // the chunk is written first (a second signal ends the process at once).
+          if offset == 0 { InterruptCleanup.stopIfRequested() }
+          continue
+        }
         throw IOError.fromErrno(name)
       }
       offset += written

@@ -7,7 +7,8 @@ import Synchronization
   import Darwin
 #endif
 
-/// Removes the temporary files of uncommitted outputs when a signal ends the process.
+/// Removes the temporary files of uncommitted outputs when a signal ends the process, and lets
+/// a live, looping or paced run finish its last lines first.
 ///
 /// Every signal whose default action ends the process and that a run may meet (SIGINT, SIGTERM,
 /// SIGHUP, SIGQUIT, SIGPIPE when a reader goes away, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU,
@@ -21,6 +22,14 @@ import Synchronization
 /// free the old array (and a removed path) only once no handler is reading (``readers`` is 0,
 /// read after the new array was published, so a handler that starts later cannot reach the
 /// old one). Any number of files may be registered.
+///
+/// A run without end (live input, `--loop 0`, a paced or endless stream) is ended by SIGINT,
+/// SIGTERM or SIGHUP. After ``finishLinesOnStop()`` the first of those only records itself (an
+/// atomic store, safe in a handler) and returns: the run sees ``stopRequested`` between lines,
+/// writes out the lines it has whole, and calls ``stopIfRequested()``, which dies of the signal
+/// as the handler would have. A blocking read, poll, write or sleep that the signal interrupts
+/// (no `SA_RESTART`: it returns `EINTR`) stops there, since a live run flushes before it waits.
+/// A second signal ends the process at once.
 package enum InterruptCleanup {
   /// The paths registered, as C strings owned by this type; changed under the mutex.
   private static let registered = Locked<[UnsafeMutablePointer<CChar>]>([])
@@ -33,6 +42,38 @@ package enum InterruptCleanup {
   private static let readers = Atomic<Int>(0)
   /// Whether the handlers are installed.
   private static let installed = Locked(false)
+  /// Whether a stop signal waits for the run (``finishLinesOnStop()``).
+  private static let finishesLines = Atomic<Bool>(false)
+  /// The stop signal received and not yet acted on; 0 for none.
+  private static let stopSignal = Atomic<Int32>(0)
+
+  /// From now on, SIGINT, SIGTERM and SIGHUP wait for the run to see ``stopRequested`` (or for
+  /// an interrupted system call) before ending the process: for a run that checks between
+  /// lines.
+  package static func finishLinesOnStop() {
+    installHandlers()
+    finishesLines.store(true, ordering: .sequentiallyConsistent)
+  }
+
+  /// Whether a stop signal came that the run has not yet acted on.
+  package static var stopRequested: Bool { stopSignal.load(ordering: .relaxed) != 0 }
+
+  /// Ends the process of the stop signal received, if one was: the caller has written out what
+  /// it had whole.
+  package static func stopIfRequested() {
+    let signal = stopSignal.load(ordering: .sequentiallyConsistent)
+    if signal != 0 { cleanUp(after: signal) }
+  }
+
+  /// Whether the handler only records `signal` for the run: the first stop signal, when lines
+  /// are finished on stop. Async-signal-safe: atomics only.
+  fileprivate static func deferStop(_ signal: Int32) -> Bool {
+    guard finishesLines.load(ordering: .sequentiallyConsistent),
+      signal == SIGINT || signal == SIGTERM || signal == SIGHUP
+    else { return false }
+    return stopSignal.compareExchange(expected: 0, desired: signal, ordering: .sequentiallyConsistent)
+      .exchanged
+  }
 
   /// The signals whose default action ends the process, and which a run may meet.
   static let signals: [Int32] = [
@@ -90,6 +131,8 @@ package enum InterruptCleanup {
       // Statics are initialized on first use, behind a lock: never first in the handler.
       _ = published.load(ordering: .sequentiallyConsistent)
       _ = readers.load(ordering: .sequentiallyConsistent)
+      _ = finishesLines.load(ordering: .sequentiallyConsistent)
+      _ = stopSignal.load(ordering: .sequentiallyConsistent)
       var blocked = sigset_t()
       sigemptyset(&blocked)
       for signal in signals {
@@ -124,7 +167,9 @@ package enum InterruptCleanup {
 }
 
 /// The C handler: a plain function, since a closure that captures cannot be one.
-private func handleSignal(_ signal: Int32) { InterruptCleanup.cleanUp(after: signal) }
+private func handleSignal(_ signal: Int32) {
+  if !InterruptCleanup.deferStop(signal) { InterruptCleanup.cleanUp(after: signal) }
+}
 
 extension sigaction {
   /// Whether the action ignores its signal.

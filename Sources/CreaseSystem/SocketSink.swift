@@ -68,7 +68,12 @@ public final class SocketSink: ByteSink {
         let sent = Darwin.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, 0)
       #endif
       if sent < 0 {
-        if errno == EINTR { continue }
+        if errno == EINTR {
+          // Stopped between chunks, the output ends with whole lines; within one, the rest of
+          // the chunk is written first (a second signal ends the process at once).
+          if offset == 0 { InterruptCleanup.stopIfRequested() }
+          continue
+        }
         if errno == EPIPE || errno == ECONNRESET {
           throw IOError(
             kind: .readerClosed, path: address.description, reason: "the reader closed the connection")

@@ -31,13 +31,16 @@ public final class SystemClock: WallClock {
     #if canImport(Glibc)
       var spec = timespec(
         tv_sec: Int(deadline.rawValue / 1_000_000_000), tv_nsec: Int(deadline.rawValue % 1_000_000_000))
-      while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
+      while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {
+        InterruptCleanup.stopIfRequested()
+      }
     #else
       // Darwin has no absolute sleep: sleep for what is left, again after each interruption.
       while case let left = deadline - now(), left > .zero {
         var spec = timespec(
           tv_sec: Int(left.rawValue / 1_000_000_000), tv_nsec: Int(left.rawValue % 1_000_000_000))
         if nanosleep(&spec, nil) == 0 { return }
+        InterruptCleanup.stopIfRequested()
       }
     #endif
   }

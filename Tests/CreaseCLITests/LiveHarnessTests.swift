@@ -62,6 +62,9 @@ final class LiveChild: @unchecked Sendable {
   /// The lines read so far, with the second each arrived.
   var received: [(text: String, at: Double)] { lock.withLock { lines } }
 
+  /// The bytes read after the last newline: a line cut short.
+  var unfinished: Int { lock.withLock { pending.count } }
+
   /// Closes the child's input and waits for it to end and its output to be read.
   func finish() -> Int32 {
     try? input.fileHandleForWriting.close()
@@ -161,10 +164,9 @@ struct LiveHarnessTests {
     #expect(early.contains { $0.text.contains("hinge.status") }, "the debounce due before the end came too")
   }
 
-  @Test("replay --loop 0 to a loopback TCP reader: the cues arrive while it runs")
-  func endlessLoopToTCP() throws {
+  /// A TCP listener on 127.0.0.1 and its port; the caller closes it.
+  static func loopbackListener() throws -> (descriptor: Int32, port: UInt16) {
     let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(listening) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -176,35 +178,93 @@ struct LiveHarnessTests {
       }
     }
     listen(listening, 1)
-    let port = UInt16(bigEndian: address.sin_port)
+    return (listening, UInt16(bigEndian: address.sin_port))
+  }
+
+  /// Runs `crease arguments`, accepts its connection to `listener`, and hands both to `body`;
+  /// the child is killed after.
+  static func withConnectedChild<Result>(
+    _ arguments: [String], to listener: Int32, stderr: Pipe? = nil, _ body: (Int32) throws -> Result
+  ) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: creaseExecutable)
+    process.arguments = arguments
+    process.standardError = stderr ?? FileHandle.nullDevice
+    try process.run()
+    defer {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+    var request = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+    try #require(poll(&request, 1, 10_000) == 1, "crease connected")
+    let connection = accept(listener, nil, nil)
+    defer { close(connection) }
+    return try body(connection)
+  }
+
+  @Test("replay --loop 0 to a loopback TCP reader: the cues arrive while it runs")
+  func endlessLoopToTCP() throws {
+    let (listening, port) = try Self.loopbackListener()
+    defer { close(listening) }
     // A hinge that never moves: its cues all come in the first pass, far fewer bytes than a
     // buffer holds, and no later pass adds any. They must reach the reader as the pass ends.
     let trace = temporaryDirectory() + "/still.jsonl"
     try write(
       #"{"t":0,"kind":"hinge","angle":10,"status":"closed"}"# + "\n"
         + #"{"t":1000000,"kind":"hinge","angle":10,"status":"closed"}"# + "\n", to: trace)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: creaseExecutable)
-    process.arguments = ["replay", "--loop", "0", trace, "-o", "tcp://127.0.0.1:\(port)"]
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    defer {
-      process.terminate()
-      process.waitUntilExit()
+    let arguments = ["replay", "--loop", "0", trace, "-o", "tcp://127.0.0.1:\(port)"]
+    let text = try Self.withConnectedChild(arguments, to: listening) { connection in
+      var reply = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      var received = 0
+      let deadline = Date().addingTimeInterval(5)
+      while received == 0 && Date() < deadline {
+        guard poll(&reply, 1, 100) == 1 else { continue }
+        received += max(0, read(connection, &buffer, buffer.count))
+      }
+      return String(decoding: buffer[..<received], as: UTF8.self)
     }
-    var request = pollfd(fd: listening, events: Int16(POLLIN), revents: 0)
-    try #require(poll(&request, 1, 10_000) == 1, "crease connected")
-    let connection = accept(listening, nil, nil)
-    defer { close(connection) }
-    var reply = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    var received = 0
-    let deadline = Date().addingTimeInterval(5)
-    while received == 0 && Date() < deadline {
-      guard poll(&reply, 1, 100) == 1 else { continue }
-      received += max(0, read(connection, &buffer, buffer.count))
+    #expect(
+      text.hasPrefix(#"{"t":0,"since":0,"cue":"hinge.initial""#), "cues within 5 s of a run without end")
+  }
+
+  @Test("synth --stats keeps reporting while its reader does not read, and says the output is blocked")
+  func statsWhileBlocked() throws {
+    let (listening, port) = try Self.loopbackListener()
+    defer { close(listening) }
+    let errors = Pipe()
+    let arguments = [
+      "synth", "open-close", "--duration", "0", "--stats", "0.2", "-o", "tcp://127.0.0.1:\(port)",
+    ]
+    try Self.withConnectedChild(arguments, to: listening, stderr: errors) { _ in
+      // The connection is never read: the socket's buffers fill and the writer blocks.
+      let handle = errors.fileHandleForReading
+      var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+      var text = ""
+      let deadline = Date().addingTimeInterval(10)
+      while !text.contains("taken nothing") && Date() < deadline {
+        guard poll(&ready, 1, 100) == 1 else { continue }
+        text += String(decoding: handle.availableData, as: UTF8.self)
+      }
+      #expect(text.contains("the output has taken nothing for"), "\(text)")
     }
-    #expect(received > 0, "cues within 5 s of a run that never ends by itself")
-    #expect(String(decoding: buffer[..<received], as: UTF8.self).hasPrefix(#"{"t":"#))
+  }
+
+  @Test(
+    "SIGTERM stops an endless run after its last whole line: what it wrote is a prefix of the stream, line for line"
+  )
+  func signalStopsAfterWholeLines() throws {
+    let child = try LiveChild(["synth", "open-close", "--duration", "0"])
+    while child.received.count < 20_000 && child.elapsed < 10 { usleep(10_000) }
+    kill(child.process.processIdentifier, SIGTERM)
+    child.process.waitUntilExit()
+    _ = child.finish()
+    #expect(child.process.terminationReason == .uncaughtSignal)
+    #expect(child.process.terminationStatus == SIGTERM)
+    #expect(child.unfinished == 0, "no line cut short")
+    let lines = child.received.map(\.text)
+    #expect(lines.count >= 20_000)
+    let expected = CreaseRun("synth", "open-close", "--duration", "0", "--limit", "\(lines.count - 1)")
+    #expect(expected.output.split(separator: "\n").map(String.init) == lines)
   }
 }

@@ -155,6 +155,11 @@ enum ReplayCommand: Subcommand {
       return output.path == "-" ? streams.output : files.first { $0.0 == option.key }?.1.sink
     }
     let output = sink(outputOption) ?? streams.output
+    // A run that may have no end (live, looping, paced, or reading a pipe named as a file)
+    // is stopped by a signal after its last whole line.
+    if options.isLive || options.loops != 1 || sources.contains(where: \.isLive) {
+      InterruptCleanup.finishLinesOnStop()
+    }
     let outputs = TraceReplay<Pipeline>.Outputs(
       cues: output, diagnostics: streams.error, rejects: sink(rejectsOption), late: sink(lateOption))
     replay.progress = progressReporter(for: sources, paced: options.speed != nil, streams: streams)

@@ -15,7 +15,9 @@ enum SynthCommand: Subcommand {
     ["--limit"], value: "n", help: "Stop after n events (the header not counted).")
   static let statsOption = CommandDescription.Option(
     ["--stats"], value: "seconds",
-    help: "Every so many seconds, events sent, their rate and lateness on stderr.")
+    help:
+      "Every so many seconds, events sent, their rate and lateness on stderr (or how long the output has blocked)."
+  )
   static let fpsOption = CommandDescription.Option(
     ["--fps"], value: "n", help: "Camera frame rate, 1 to 240 (default 30).")
   static let hingeRateOption = CommandDescription.Option(
@@ -121,7 +123,11 @@ enum SynthCommand: Subcommand {
       [("--output", options.output)], inputs: options.scenarioFile.map { [$0] } ?? [], streams: streams)
     let pacer = options.speed.map { Pacer(speed: $0) }
     let target = try OutputTarget(options.output, streams: streams, inPlace: pacer != nil || options.endless)
-    var output = LineOutput(sink: target.sink, pacer: pacer)
+    let stats = try options.statsInterval.map {
+      try SynthStats(interval: $0, output: target.sink, to: streams.error)
+    }
+    defer { stats?.stop() }
+    var output = LineOutput(sink: stats?.watchedOutput ?? target.sink, pacer: pacer)
     let header = options.scenario.header(options.synth)
     let events: AnySequence<Event> =
       options.endless
@@ -129,9 +135,16 @@ enum SynthCommand: Subcommand {
       : AnySequence(options.scenario.generate(options.synth).events)
     var encoder = BinaryTraceEncoder()
     var record: [UInt8] = options.format == .binary ? encoder.fileHeader : []
-    var stats = options.statsInterval.map { SynthStats(interval: $0, sink: streams.error) }
     var written = 0
+    // An endless or paced run is stopped by a signal after its last whole line.
+    let stopsAfterLines = options.endless || pacer != nil
+    if stopsAfterLines { InterruptCleanup.finishLinesOnStop() }
     for (index, event) in events.enumerated() {
+      if stopsAfterLines && InterruptCleanup.stopRequested {
+        try output.flush()
+        stats?.stop()
+        InterruptCleanup.stopIfRequested()
+      }
       if index == 0 {
         try write(.header(header), at: event.t, format: options.format, &encoder, &record, to: &output)
       }
@@ -158,41 +171,6 @@ enum SynthCommand: Subcommand {
       try output.write(at: t) { [record] in $0 += record }
       record.removeAll(keepingCapacity: true)
     }
-  }
-}
-
-/// `--stats`: every so many seconds of wall time, what a long run has sent.
-struct SynthStats {
-  let interval: Nanoseconds
-  let sink: ByteSink
-  private let clock = SystemClock()
-  private let start: Nanoseconds
-  private var next: Nanoseconds
-
-  init(interval: Nanoseconds, sink: ByteSink) {
-    self.interval = interval
-    self.sink = sink
-    start = clock.now()
-    next = start + interval
-  }
-
-  /// Reports when the interval has passed: events sent, their rate, and pacing lateness.
-  mutating func sent(_ events: Int, pacer: Pacer?) throws {
-    // The clock is read every 1,024 events unless paced: an unpaced run sends millions a second.
-    guard pacer != nil || events % 1024 == 0 else { return }
-    let now = clock.now()
-    guard now >= next else { return }
-    next = now + interval
-    let seconds = Double((now - start).rawValue) / 1e9
-    var line =
-      "crease synth: \(events) events in \(TextTable.fixed(seconds, 1)) s, "
-      + "\(TextTable.fixed(Double(events) / seconds, 1))/s"
-    if let accuracy = pacer?.accuracy {
-      line +=
-        ", late p50 \(TextTable.fixed(Double(accuracy.p50.rawValue) / 1e6, 3)) ms"
-        + ", p99 \(TextTable.fixed(Double(accuracy.p99.rawValue) / 1e6, 3)) ms"
-    }
-    try sink.write(line + "\n")
   }
 }
 

@@ -54,6 +54,8 @@ public struct LineOutput {
     let due = pacer!.wait(for: t)
     try flush()
     pacer!.sent(due)
+    // A stop signal ends a paced run here, after a whole line (InterruptCleanup).
+    InterruptCleanup.stopIfRequested()
   }
 
   /// Starts the pacer's clock at trace time `t` (the first event read), when paced.

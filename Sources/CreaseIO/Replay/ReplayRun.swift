@@ -90,6 +90,12 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
           try writeCues()
           break reading
         }
+        // SIGINT or SIGTERM ends a run without end here, with every whole line written.
+        if InterruptCleanup.stopRequested {
+          try writeCues()
+          try sink.flush()
+          InterruptCleanup.stopIfRequested()
+        }
       } while engine.sourceToRead == index
     }
     summary.sources = sources.map(\.counts)
