@@ -76,7 +76,7 @@ public enum CreaseCommand {
       return usageError(error, command.description, path: path, streams)
     } catch let error as ConfigurationFile.Error {
       return report("\(error)", .configuration, streams)
-    } catch let error as JSONFile.Error {
+    } catch let error as InputError {
       return report("\(error)", .dataError, streams)
     } catch let error as IOError where error.kind == .readerClosed {
       // The tool a socket fed has had enough: the run ends there, as `head` ends a pipe.

@@ -6,7 +6,7 @@ import CreaseIO
 /// lines are skipped. What a camera's per-frame log or a script's dump gives.
 public enum TimestampList {
   /// Each line's timestamp in nanoseconds, in line order.
-  /// - Throws: a ``JSONFile/Error`` with the line and column of the first line that is not one.
+  /// - Throws: an `InputError` with the line and column of the first line that is not one.
   public static func read(_ source: ByteSource) throws -> [Nanoseconds] {
     let reader = LineReader(source: source)
     var times: [Nanoseconds] = []
@@ -14,7 +14,7 @@ public enum TimestampList {
     while let line = try reader.next() {
       number += 1
       guard case .complete(let bytes) = line else {
-        throw JSONFile.Error(
+        throw InputError(
           path: source.name, line: number, column: 1, message: "the line is too long for a timestamp")
       }
       var text = Array(bytes)
@@ -23,7 +23,7 @@ public enum TimestampList {
       let end = (text.lastIndex { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } ?? -1) + 1
       guard start < end else { continue }
       guard let time = nanoseconds(text[start..<end]) else {
-        throw JSONFile.Error(
+        throw InputError(
           path: source.name, line: number, column: start + 1,
           message: "'\(String(decoding: text[start..<end], as: UTF8.self))' is not a timestamp: "
             + "whole nanoseconds, or seconds with up to nine decimals")

@@ -50,7 +50,7 @@ enum ImportCommand: Subcommand {
       do {
         events = RecordingImport.events(of: try MovieTiming.read(source), stream: stream, camera: camera)
       } catch let error as MovieFormatError {
-        throw JSONFile.Error(path: path, message: "\(error)")
+        throw InputError(path: path, message: "\(error)")
       }
     case .timestampList:
       events = RecordingImport.events(of: try TimestampList.read(source), stream: stream, camera: camera)

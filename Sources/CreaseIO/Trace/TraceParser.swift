@@ -28,7 +28,7 @@ public final class TraceParser {
   public let usesFastPath: Bool
 
   private let tokener: UnsafeMutablePointer<json_tokener>
-  private let fastParser = FastLineParser()
+  private let provenParser = ProvenLineParser()
 
   /// Creates a parser. `usesFastPath: false` reads every line with json-c: the reference the
   /// fast path is checked against (its differential tests and fuzz target), the same records
@@ -43,12 +43,12 @@ public final class TraceParser {
 
   /// The record on `line` (without its line terminator).
   ///
-  /// Plain `hinge`, `frame`, `drop` and `mark` lines go through `FastLineParser`; every other
+  /// Plain `hinge`, `frame`, `drop` and `mark` lines go through `ProvenLineParser`; every other
   /// line, and every bad one, through json-c, which writes the error.
   @inline(__always) public func parse(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
     // The common lines take the fast path; inlined into the reader's loop, with json-c's path
     // left to a call.
-    if usesFastPath, let record = fastParser.parse(line) {
+    if usesFastPath, let record = provenParser.parse(line) {
       forgetUnknownKeys()
       return record
     }
@@ -71,7 +71,7 @@ public final class TraceParser {
   @inline(__always) func canonicalLine(
     atStartOf bytes: UnsafeRawBufferPointer
   ) -> (TraceRecord, length: Int, endsWithCarriageReturn: Bool)? {
-    guard usesFastPath, let (record, length) = fastParser.parseCanonicalPrefix(bytes),
+    guard usesFastPath, let (record, length) = provenParser.parseCanonicalPrefix(bytes),
       length < bytes.count
     else { return nil }
     if bytes[length] == 0x0A {

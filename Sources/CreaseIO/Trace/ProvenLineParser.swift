@@ -8,8 +8,9 @@ import CreaseRecording
   import Darwin
 #endif
 
-/// A one-pass matcher for the lines most traces are made of: `hinge`, `frame`, `drop` and
-/// `mark` events in plain JSON. No tree, no allocation beyond the record's own strings.
+/// The parser of the lines it can prove json-c reads the same: a one-pass matcher, in front of
+/// json-c, for the lines most traces are made of (`hinge`, `frame`, `drop` and `mark` events in
+/// plain JSON). No tree, no allocation beyond the record's own strings.
 ///
 /// It accepts a line only when it can prove json-c (strict, UTF-8 checked) accepts it with the
 /// same values: an object of members with plain keys, strings of printable ASCII without
@@ -25,7 +26,7 @@ import CreaseRecording
 ///
 /// An instance holds the names each field may hold, built once for a ``TraceParser``: as
 /// globals, each line paid for the check of their one-time initialization.
-struct FastLineParser {
+struct ProvenLineParser {
   enum Key {
     case t, kind, angle, angleRad, status, stream, pts, camera, reason, label
   }
@@ -107,7 +108,7 @@ struct FastLineParser {
     }
 
     /// The record the members spell, their names matched by `names`' matchers.
-    func record(names: FastLineParser) -> TraceRecord? {
+    func record(names: ProvenLineParser) -> TraceRecord? {
       guard case .string(let kindName)? = kind, case .integer(let time)? = t, time >= 0 else { return nil }
       let t = Nanoseconds(time)
       switch kindName.count {

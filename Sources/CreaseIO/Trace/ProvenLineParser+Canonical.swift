@@ -1,6 +1,6 @@
 import Crease
 
-extension FastLineParser {
+extension ProvenLineParser {
   /// The record on `line` when it is spelled exactly as ``TraceEncoder`` writes it, or `nil`.
   ///
   /// Recorders and `crease convert` write an event with `t` and `kind` first, then the kind's
@@ -61,7 +61,7 @@ extension FastLineParser {
   }
 }
 
-extension FastLineParser.Scanner {
+extension ProvenLineParser.Scanner {
   /// A quoted name of `matcher`'s type, matched in place without scanning for its end.
   fileprivate mutating func name<Named>(_ matcher: NameMatcher<Named>) -> Named? {
     guard take(UInt8(ascii: "\""))
@@ -78,7 +78,7 @@ extension FastLineParser.Scanner {
     if take(#""video""#) {
       stream = .video
     } else {
-      guard let name = plainString(), let named = FastLineParser.Fields.stream(.string(name)) else {
+      guard let name = plainString(), let named = ProvenLineParser.Fields.stream(.string(name)) else {
         return nil
       }
       stream = named
