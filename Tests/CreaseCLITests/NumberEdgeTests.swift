@@ -1,5 +1,8 @@
+import Crease
 import CreaseCLI
 import CreaseIO
+import CreaseRecording
+import Foundation
 import Testing
 
 #if canImport(Glibc)
@@ -8,10 +11,12 @@ import Testing
   import Darwin
 #endif
 
+// Numbers at the edge of their range, from traces, files and options: checked, saturated or refused, never a trap. Cases that once trapped run in-process, so a trap would end the test run.
+
 /// Each case once trapped (signal 4) on Swift arithmetic or a conversion reached from a trace,
 /// a configuration file or an option. Run in-process: a trap would end the test run.
-@Suite("Hostile input: numbers at the edge of their range")
-struct HostileInputTests {
+@Suite("Numbers at the edge of their range")
+struct NumberEdgeTests {
   static let frame30 = #"{"t":0,"kind":"frame","pts":0}"#
 
   /// A header declaring `fps`, then frames with a gap and a stall.
@@ -113,78 +118,91 @@ struct HostileInputTests {
   }
 }
 
-@Suite("Hostile input: bounded memory")
-struct BoundedMemoryTests {
-  @Test("events at one t past the reorder buffer's limit are released early and counted in the summary")
-  func reorderBufferLimit() throws {
+/// The classes of issue 31, a test or more each. Cases that once trapped run in-process, so a
+/// trap would end the test run; what only a process shows (signals, descriptors, limits) runs
+/// `crease` under `/bin/sh`.
+@Suite("Values checked after their conversion")
+struct ConversionTests {
+  static let hugeRadians = #"{"t":0,"kind":"hinge","angleRad":1e308,"status":"closed"}"#
+
+  @Test("radians finite as given but infinite in degrees are refused, never written as inf")
+  func radiansOverflow() {
+    let input = Self.hugeRadians + "\n" + #"{"t":10,"kind":"hinge","angleRad":1,"status":"closed"}"# + "\n"
+    let run = CreaseRun("replay", "-", input: input)
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("<stdin>:1:34: error: 'angleRad' 1e+308 is not a finite number of degrees"))
+    #expect(!run.output.contains("inf"))
+    #expect(run.output.contains(#""cue":"hinge.initial","status":"closed","angle":57.296"#))
+  }
+
+  @Test("a binary trace whose radians overflow in degrees is refused too", arguments: [UInt16(1), 2])
+  func binaryRadiansOverflow(version: UInt16) throws {
+    var encoder = BinaryTraceEncoder(version: version)
+    var bytes = encoder.fileHeader
+    try encoder.encode(
+      .event(Event(t: 0, .hinge(HingeDelivery(angle: .radians(1e308), status: .closed)))), into: &bytes)
+    try encoder.encode(.event(Event(t: 5, .mark(label: "after"))), into: &bytes)
+    let run = CreaseRun(["replay", "-"], input: bytes)
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("is not a finite number of degrees"))
+    #expect(!run.output.contains("inf"))
+    #expect(run.output.contains(#""label":"after""#))
+  }
+
+  @Test("plot ends on angles at the ends of the finite range", .timeLimit(.minutes(1)))
+  func plotOfExtremeAngles() throws {
     let directory = temporaryDirectory()
-    defer { removeDirectory(directory) }
-    try write(#"{"reorderBufferLimit": 10}"#, to: "\(directory)/c.json")
-    let lines = (0..<25).map { #"{"t":7,"kind":"mark","label":"m\#($0)"}"# }.joined(separator: "\n") + "\n"
-    let run = CreaseRun(["replay", "-c", "\(directory)/c.json", "--summary", "-"], input: Array(lines.utf8))
-    #expect(run.status == .success)
-    #expect(
-      run.error.contains(
-        "reorder buffer: 15 event(s) released early at its limit of 10 events (reorderBufferLimit)")
-    )
-    let labels = run.output.split(separator: "\n").map { $0.split(separator: "\"")[11] }
-    #expect(labels == (0..<25).map { "m\($0)"[...] }, "line order kept")
+    let lines = [
+      #"{"t":0,"kind":"hinge","angle":1.7e308,"status":"closed"}"#,
+      #"{"t":10,"kind":"hinge","angle":-1.7e308,"status":"closed"}"#,
+      Self.hugeRadians.replacingOccurrences(of: "\"t\":0", with: "\"t\":20"),
+    ]
+    try write(lines.joined(separator: "\n") + "\n", to: "\(directory)/t.jsonl")
+    let run = CreaseRun("plot", "\(directory)/t.jsonl", "-o", "\(directory)/t.svg")
+    #expect(run.status == .dataError, "the radians line is refused, the rest drawn: \(run.error)")
+    let svg = try #require(contents(of: "\(directory)/t.svg"))
+    #expect(!svg.contains("inf") && !svg.contains("nan"))
+  }
+
+  @Test("spans of whole milliseconds and seconds saturate toward their sign")
+  func saturatingSpans() {
+    #expect(Nanoseconds.milliseconds(.min) == .min)
+    #expect(Nanoseconds.milliseconds(.max) == .max)
+    #expect(Nanoseconds.seconds(-9_300_000_000) == .min)
+    #expect(Nanoseconds.seconds(-2) == Nanoseconds(-2_000_000_000))
   }
 }
 
-@Suite("Faults: every line verbatim, every write error reported")
-struct FaultTests {
-  @Test("a rejected or late line keeps its CR LF in the rejects and late files")
-  func carriageReturnsKept() throws {
+@Suite("Report arithmetic")
+struct ReportArithmeticTests {
+  /// A summary of `every-kind.jsonl` whose first cue kind holds `counts` in buckets 0, 1, ….
+  static func summary(counts: [Int64], in directory: String, name: String) throws -> String {
+    let run = CreaseRun("replay", tracePath("every-kind.jsonl"), "-o", "/dev/null", "--summary-json", "-")
+    var object = try #require(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+    var cues = try #require(object["cues"] as? [[String: Any]])
+    cues[0]["histogram"] = counts.enumerated().map { [$0.offset, $0.element, $0.offset] }
+    cues[0]["count"] = counts.reduce(Int64(0)) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 }
+    object["cues"] = cues
+    let path = "\(directory)/\(name)"
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test("counts that add past 2⁶³ across summaries saturate instead of trapping")
+  func countsAcrossSummaries() throws {
     let directory = temporaryDirectory()
-    defer { removeDirectory(directory) }
-    let input =
-      #"{"t":100000000,"kind":"mark","label":"a"}"# + "\r\n"
-      + #"{"t":1,"kind":"hinge","angle":1,"status":"clsed"}"#
-      + "\r\n" + #"{"t":2,"kind":"mark","label":"late"}"# + "\r\n"
-    let run = CreaseRun(
-      ["replay", "--rejects", "\(directory)/r", "--late", "\(directory)/l", "-"], input: Array(input.utf8))
-    #expect(run.status == .dataError)
-    #expect(contents(of: "\(directory)/r") == #"{"t":1,"kind":"hinge","angle":1,"status":"clsed"}"# + "\r\n")
-    #expect(contents(of: "\(directory)/l") == #"{"t":2,"kind":"mark","label":"late"}"# + "\r\n")
+    let half = try Self.summary(counts: [1 << 62, 1 << 62 - 1], in: directory, name: "a.json")
+    let run = CreaseRun("report", half, half, half, "-f", "json")
+    #expect(run.status == .success, "\(run.error)")
+    #expect(run.output.contains("\"count\": 9223372036854775807"))
   }
 
-  @Test("an angle too large for three decimals prints as the shortest exact number, not a clamped integer")
-  func hugeAngle() {
-    let run = CreaseRun(
-      ["replay", "-"], input: Array((#"{"t":0,"kind":"hinge","angle":1e20,"status":"closed"}"# + "\n").utf8))
-    #expect(run.output.contains(#""cue":"hinge.initial","status":"closed","angle":1e+20}"#))
-  }
-
-  /// A file even root may not read (a write-only sysctl): permission checks hold for it.
-  static let unreadable = "/proc/sys/vm/drop_caches"
-
-  @Test(
-    "an input that cannot be read for its permissions is exit 66, like a missing one",
-    .enabled(if: open(unreadable, O_RDONLY) == -1 && errno == EACCES))
-  func unreadableInput() {
-    for command in [["replay", Self.unreadable], ["check", Self.unreadable], ["stats", Self.unreadable]] {
-      let run = CreaseRun(command)
-      #expect(run.status == .noInput, "\(command)")
-      #expect(run.error.contains("Permission denied"))
-    }
-  }
-
-  @Test(
-    "a write error on standard output is exit 74 with a message, on every command",
-    arguments: [
-      ["stats", tracePath("open-close.jsonl")], ["check", tracePath("open-close.jsonl")], ["scenarios"],
-      ["--help"], ["--version"], ["help", "replay"], ["replay", tracePath("open-close.jsonl")],
-      ["synth", "wobble"], ["replay", "--help"],
-    ])
-  func fullDisk(arguments: [String]) throws {
-    let full = open("/dev/full", O_WRONLY)
-    #expect(full >= 0)
-    let error = MemorySink()
-    let streams = StandardStreams(
-      input: MemorySource([], name: "<stdin>"),
-      output: FileSink(descriptor: full, name: "<stdout>", closesDescriptor: true), error: error)
-    #expect(CreaseCommand.run(arguments, streams: streams) == .ioError)
-    #expect(error.text.contains("No space left on device"))
+  @Test("bucket counts that add past 2⁶³ within one summary saturate too")
+  func countsWithinSummary() throws {
+    let directory = temporaryDirectory()
+    let path = try Self.summary(counts: [Int64.max - 1, Int64.max - 1, 5], in: directory, name: "b.json")
+    let run = CreaseRun("report", path)
+    #expect(run.status == .success, "\(run.error)")
+    #expect(run.output.contains("9223372036854775807"))
   }
 }

@@ -1,0 +1,82 @@
+import Crease
+import CreaseCLI
+import CreaseIO
+import CreaseRecording
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Memory bounded by stated limits, in items and in bytes, whatever the input.
+
+@Suite("Bounded memory")
+struct BoundedMemoryTests {
+  @Test("events at one t past the reorder buffer's limit are released early and counted in the summary")
+  func reorderBufferLimit() throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    try write(#"{"reorderBufferLimit": 10}"#, to: "\(directory)/c.json")
+    let lines = (0..<25).map { #"{"t":7,"kind":"mark","label":"m\#($0)"}"# }.joined(separator: "\n") + "\n"
+    let run = CreaseRun(["replay", "-c", "\(directory)/c.json", "--summary", "-"], input: Array(lines.utf8))
+    #expect(run.status == .success)
+    #expect(
+      run.error.contains(
+        "reorder buffer: 15 event(s) released early at its limit of 10 events (reorderBufferLimit)")
+    )
+    let labels = run.output.split(separator: "\n").map { $0.split(separator: "\"")[11] }
+    #expect(labels == (0..<25).map { "m\($0)"[...] }, "line order kept")
+  }
+}
+
+@Suite("Memory bounded in bytes")
+struct ByteBoundTests {
+  @Test("the reorder buffer releases early at its limit in bytes of text, counted, order kept")
+  func reorderBufferBytes() throws {
+    let directory = temporaryDirectory()
+    try write(#"{"reorderBufferBytes": 1000}"#, to: "\(directory)/c.json")
+    let label = String(repeating: "x", count: 100)
+    let lines =
+      (0..<25).map { #"{"t":7,"kind":"mark","label":"\#(label)\#($0)"}"# }.joined(separator: "\n") + "\n"
+    let run = CreaseRun(["replay", "-c", "\(directory)/c.json", "--summary", "-"], input: Array(lines.utf8))
+    #expect(run.status == .success)
+    #expect(run.error.contains("reorder buffer: 16 event(s) released early"), "\(run.error)")
+    #expect(run.error.contains("or 1000 bytes of text (reorderBufferBytes)"))
+    let labels = run.output.split(separator: "\n").map { $0.split(separator: "\"")[11] }
+    #expect(labels == (0..<25).map { "\(label)\($0)"[...] }, "line order kept")
+  }
+
+  /// Whether `crease` is a sanitizer's build, whose shadow memory and quarantine add to every
+  /// peak: the bound holds for the build users run.
+  static let sanitized = ["/.build/asan/", "/.build/tsan/"].contains { creaseExecutable.contains($0) }
+
+  @Test(
+    "a peak under 256 MB for marks of a megabyte a nanosecond apart, with a late output",
+    .enabled(if: !sanitized), .timeLimit(.minutes(2)))
+  func largeMarks() throws {
+    let directory = temporaryDirectory()
+    let label = String(repeating: "m", count: 1_000_000)
+    let sink = try FileSink(creatingFileAt: "\(directory)/marks.jsonl")
+    for t in 0..<300 { try sink.write(#"{"t":\#(t),"kind":"mark","label":"\#(label)"}"# + "\n") }
+    for _ in 0..<20 { try sink.write(#"{"t":0,"kind":"mark","label":"\#(label)"}"# + "\n") }
+    try sink.flush()
+    // The peak of that one process, as its parent sees it.
+    let run = try shell(
+      """
+      python3 -c 'import os, resource, subprocess
+      status = subprocess.run([os.environ["CREASE"], "replay", "marks.jsonl", "-o", "/dev/null",
+          "--late", "late.jsonl"], stderr=subprocess.DEVNULL).returncode
+      print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)'
+      """, in: directory)
+    let fields = run.output.split(separator: " ").compactMap {
+      Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    #expect(fields.count == 2, "\(run.output)")
+    #expect(fields.first == 0, "every line processed or late")
+    #expect((fields.last ?? .max) < 256 * 1024, "peak RSS \(fields.last ?? -1) KB")
+    #expect(contents(of: "\(directory)/late.jsonl")?.split(separator: "\n").count == 20)
+  }
+}
