@@ -53,12 +53,12 @@ final class SynthStats: @unchecked Sendable {
     next = now + interval
     let seconds = Double((now - start).rawValue) / 1e9
     var line =
-      "crease synth: \(events) events in \(TextTable.fixed(seconds, 1)) s, "
-      + "\(TextTable.fixed(Double(events) / seconds, 1))/s"
+      "crease synth: \(events) events in \(String(fixed: seconds, decimals: 1)) s, "
+      + "\(String(fixed: Double(events) / seconds, decimals: 1))/s"
     if let accuracy = pacer?.accuracy {
       line +=
-        ", late p50 \(TextTable.fixed(Double(accuracy.p50.rawValue) / 1e6, 3)) ms"
-        + ", p99 \(TextTable.fixed(Double(accuracy.p99.rawValue) / 1e6, 3)) ms"
+        ", late p50 \(String(fixed: Double(accuracy.p50.rawValue) / 1e6, decimals: 3)) ms"
+        + ", p99 \(String(fixed: Double(accuracy.p99.rawValue) / 1e6, decimals: 3)) ms"
     }
     try errors.withLock { try $0.write(line + "\n") }
   }
@@ -86,8 +86,8 @@ final class SynthStats: @unchecked Sendable {
       guard since != 0, now - since >= interval.rawValue else { continue }
       let line =
         "crease synth: \(sent.load(ordering: .relaxed)) events in "
-        + "\(TextTable.fixed(Double(now - start.rawValue) / 1e9, 1)) s; the output has taken nothing for "
-        + "\(TextTable.fixed(Double(now - since) / 1e9, 1)) s (its reader is not reading)\n"
+        + "\(String(fixed: Double(now - start.rawValue) / 1e9, decimals: 1)) s; the output has taken nothing for "
+        + "\(String(fixed: Double(now - since) / 1e9, decimals: 1)) s (its reader is not reading)\n"
       try? errors.withLock { try $0.write(line) }
     }
   }

@@ -23,15 +23,17 @@ extension FleetComparison {
   private static func cells(_ base: Double?, _ new: Double?, decimals: Int) -> [String] {
     let change = base.flatMap { base in new.map { Self.change(base, $0) } }
     return [
-      base.map { TextTable.fixed($0, decimals) } ?? "-", new.map { TextTable.fixed($0, decimals) } ?? "-",
-      change.map { $0.isFinite ? (($0 >= 0 ? "+" : "") + TextTable.fixed($0 * 100, 1)) : "new" } ?? "-",
+      base.map { String(fixed: $0, decimals: decimals) } ?? "-",
+      new.map { String(fixed: $0, decimals: decimals) } ?? "-",
+      change.map { $0.isFinite ? (($0 >= 0 ? "+" : "") + String(fixed: $0 * 100, decimals: 1)) : "new" }
+        ?? "-",
     ]
   }
 
   /// Aligned columns for people, with the verdict line last.
   public var text: String {
     let regressions = rows.filter { $0.verdict == .regressed || $0.verdict == .added }.map(\.name)
-    let percent = TextTable.fixed(threshold * 100, 1)
+    let percent = String(fixed: threshold * 100, decimals: 1)
     return "base: \(Provenance.describe(provenance.base))\nnew:  \(Provenance.describe(provenance.new))\n"
       + table.text
       + (regressions.isEmpty

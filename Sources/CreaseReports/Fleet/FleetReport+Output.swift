@@ -91,7 +91,7 @@ extension FleetReport {
           let closest = trace.closest!
           return [
             trace.name, closest.cue, Self.milliseconds(closest.latency), Self.milliseconds(closest.bound),
-            TextTable.fixed(closest.share * 100, 1) + " %",
+            String(fixed: closest.share * 100, decimals: 1) + " %",
           ]
         },
         rightAligned: [2, 3, 4])

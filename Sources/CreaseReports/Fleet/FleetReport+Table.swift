@@ -8,7 +8,9 @@ extension FleetReport {
       let kind = kinds[name]!
       let figures = FleetComparison.Figures(kind)
       return [name, kind.stage, String(kind.traces), String(figures.count)]
-        + figures.latencies.map { TextTable.fixed(Double($0.rawValue) / 1e6, 3) } + [String(kind.overBound)]
+        + figures.latencies.map { String(fixed: Double($0.rawValue) / 1e6, decimals: 3) } + [
+          String(kind.overBound)
+        ]
     }
     return TextTable(
       header: ["cue", "stage", "traces", "count"] + FleetComparison.latencyNames.map { "\($0) ms" } + [

@@ -23,7 +23,7 @@ public struct FleetSweep: Sendable {
       setting.report.kinds.keys.sorted().map { name in
         let figures = FleetComparison.Figures(setting.report.kinds[name]!)
         return [setting.name, name, String(figures.count)]
-          + figures.latencies.map { TextTable.fixed(Double($0.rawValue) / 1e6, 3) }
+          + figures.latencies.map { String(fixed: Double($0.rawValue) / 1e6, decimals: 3) }
       }
     }
     return TextTable(

@@ -27,7 +27,7 @@ public enum HTMLReport {
           let closest = trace.closest!
           return [
             trace.name, closest.cue, milliseconds(closest.latency), milliseconds(closest.bound),
-            TextTable.fixed(closest.share * 100, 1),
+            String(fixed: closest.share * 100, decimals: 1),
           ]
         }, wordColumns: 2)
       body += "<h2>Closest to their bound</h2>\n" + table.html(id: "closest")
@@ -43,7 +43,7 @@ public enum HTMLReport {
     var body = "<h1>Crease comparison</h1>\n"
     body += paragraph("Base: \(Provenance.describe(comparison.provenance.base)).")
     body += paragraph("New: \(Provenance.describe(comparison.provenance.new)).")
-    let percent = TextTable.fixed(comparison.threshold * 100, 1)
+    let percent = String(fixed: comparison.threshold * 100, decimals: 1)
     body +=
       regressed.isEmpty
       ? "<p class=\"verdict unchanged\">No cue kind regressed past \(percent) %.</p>\n"
@@ -189,7 +189,7 @@ public enum HTMLReport {
   private static func paragraph(_ text: String) -> String { "<p>\(HTMLText.escaped(text))</p>\n" }
 
   private static func milliseconds(_ duration: Nanoseconds) -> String {
-    TextTable.fixed(Double(duration.rawValue) / 1e6, 3)
+    String(fixed: Double(duration.rawValue) / 1e6, decimals: 3)
   }
 
   private static func page(title: String, body: String) -> String {

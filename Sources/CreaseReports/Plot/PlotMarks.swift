@@ -38,6 +38,6 @@ extension PlotMarks.Mark {
   /// The tooltip: the first mark's description, and for a merged one how many more, until when.
   var tooltip: String {
     guard count > 1 else { return title }
-    return title + " (+\(count - 1) more to \(PlotScale.fixed(lastSeconds, decimals: 3)) s)"
+    return title + " (+\(count - 1) more to \(String(fixed: lastSeconds, decimals: 3)) s)"
   }
 }

@@ -50,7 +50,8 @@ struct PlotScale {
     var ticks: [(Nanoseconds, String)] = []
     var tick = (first / step).rounded(.up) * step
     while tick <= last + step * 1e-9 {
-      ticks.append((origin + Nanoseconds(rounding: tick * 1e9), Self.fixed(tick, decimals: decimals) + " s"))
+      ticks.append(
+        (origin + Nanoseconds(rounding: tick * 1e9), String(fixed: tick, decimals: decimals) + " s"))
       tick += step
     }
     return ticks
@@ -83,18 +84,5 @@ struct PlotScale {
       decimals += 1
     }
     return decimals
-  }
-
-  /// `value` with exactly `decimals` decimals, rounded half away from zero.
-  static func fixed(_ value: Double, decimals: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (min(max(value, -1e15), 1e15) * scale).rounded(.toNearestOrAwayFromZero)
-    let magnitude = Int64(scaled.magnitude)
-    let sign = scaled < 0 && magnitude != 0 ? "-" : ""
-    guard decimals > 0 else { return sign + "\(magnitude)" }
-    let unit = Int64(scale)
-    let fraction = String(magnitude % unit)
-    return sign + "\(magnitude / unit)." + String(repeating: "0", count: decimals - fraction.count) + fraction
   }
 }

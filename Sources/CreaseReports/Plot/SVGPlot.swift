@@ -60,7 +60,7 @@ package struct SVGPlot {
     let shown =
       window == (nil, nil)
       ? ""
-      : " (\(PlotScale.fixed(scale.seconds(start), decimals: 3)) s to \(PlotScale.fixed(scale.seconds(end), decimals: 3)) s)"
+      : " (\(String(fixed: scale.seconds(start), decimals: 3)) s to \(String(fixed: scale.seconds(end), decimals: 3)) s)"
     self.title = title + shown
   }
 
@@ -131,7 +131,7 @@ package struct SVGPlot {
         ##"<line x1="\##(n(Self.plotLeft))" y1="\##(n(scale.y(degrees)))" x2="\##(n(Self.plotRight))" y2="\##(n(scale.y(degrees)))" stroke="#cccccc" stroke-width="0.5"/>"##
       )
       lines.append(
-        ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n(scale.y(degrees) + 4))" text-anchor="end">\##(PlotScale.fixed(degrees, decimals: 0))°</text>"##
+        ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n(scale.y(degrees) + 4))" text-anchor="end">\##(String(fixed: degrees, decimals: 0))°</text>"##
       )
     }
     for tick in scale.timeTicks {
@@ -190,7 +190,7 @@ package struct SVGPlot {
         let range =
           column.lowest == column.highest
           ? "\(number(column.lowest))°" : "\(number(column.lowest))° to \(number(column.highest))°"
-        let at = PlotScale.fixed(scale.seconds(for: column.index), decimals: 3)
+        let at = String(fixed: scale.seconds(for: column.index), decimals: 3)
         strips.append(
           ##"<rect x="\##(n(Self.plotLeft + Double(column.index)))" y="\##(n(Self.angleTop))" width="1" height="\##(n(Self.angleBottom - Self.angleTop))" fill="transparent"><title>\##(at) s: \##(range)</title></rect>"##
         )
@@ -445,15 +445,15 @@ package struct SVGPlot {
 
   /// A duration in milliseconds, with at most three decimals.
   private func milliseconds(_ duration: Nanoseconds) -> String {
-    PlotScale.fixed(Double(duration.rawValue) / 1e6, decimals: 3)
+    String(fixed: Double(duration.rawValue) / 1e6, decimals: 3)
   }
 
   /// Seconds since the trace's first event, with milliseconds.
-  private func seconds(_ t: Nanoseconds) -> String { PlotScale.fixed(scale.seconds(t), decimals: 3) }
+  private func seconds(_ t: Nanoseconds) -> String { String(fixed: scale.seconds(t), decimals: 3) }
 
   /// An angle with at most one decimal.
   private func number(_ degrees: Double) -> String {
-    let text = PlotScale.fixed(degrees, decimals: 1)
+    let text = String(fixed: degrees, decimals: 1)
     return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
   }
 

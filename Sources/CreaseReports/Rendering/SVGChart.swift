@@ -142,7 +142,7 @@ struct SVGChart {
   static func label(_ value: Double) -> String { trimmed(value, decimals: 3) }
 
   private static func trimmed(_ value: Double, decimals: Int) -> String {
-    var text = TextTable.fixed(value, decimals)
+    var text = String(fixed: value, decimals: decimals)
     while text.contains("."), text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }
     return text

@@ -49,16 +49,4 @@ public struct TextTable: Sendable {
     }
     return lines.joined(separator: "\n") + "\n"
   }
-
-  /// `value` with `decimals` decimals, rounded half away from zero, the same on every machine.
-  public static func fixed(_ value: Double, _ decimals: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = Int64((Swift.min(abs(value), 9e15) * scale).rounded(.toNearestOrAwayFromZero))
-    let whole = String(scaled / Int64(scale))
-    let sign = value < 0 && scaled != 0 ? "-" : ""
-    guard decimals > 0 else { return sign + whole }
-    let fraction = String(scaled % Int64(scale))
-    return sign + whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-  }
 }

@@ -97,25 +97,26 @@ struct TraceStatistics: EventProcessor, Sendable {
   var rendered: String {
     let duration = first.map { last - $0 } ?? .zero
     let seconds = Double(duration.rawValue) / 1e9
-    var text = "duration: \(Self.decimal(seconds, 3)) s\n"
+    var text = "duration: \(String(fixed: seconds, decimals: 3)) s\n"
     text += "events by kind:\n"
     for (kind, count) in zip(EventKind.allCases.map(\.name), kinds).sorted(by: { $0.0 < $1.0 })
     where count > 0 {
-      let rate = seconds > 0 ? " (\(Self.decimal(Double(count) / seconds, 1))/s)" : ""
+      let rate = seconds > 0 ? " (\(String(fixed: Double(count) / seconds, decimals: 1))/s)" : ""
       text += "  \(kind): \(count)\(rate)\n"
     }
     if let angleRange {
       text +=
-        "hinge angle: \(Self.decimal(angleRange.lowerBound, 1))° to \(Self.decimal(angleRange.upperBound, 1))°\n"
+        "hinge angle: \(String(fixed: angleRange.lowerBound, decimals: 1))° to \(String(fixed: angleRange.upperBound, decimals: 1))°\n"
     }
     for name in streams.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
       let stream = streams[name]!
       text += "stream \(name.rawValue.escapingControlCharacters): \(stream.frames) frame(s)"
-      if let rate = stream.meanRate { text += ", \(Self.decimal(rate, 2)) fps mean" }
+      if let rate = stream.meanRate { text += ", \(String(fixed: rate, decimals: 2)) fps mean" }
       if let nominal = stream.nominal {
-        text += ", nominal \(Self.decimal(1e9 / nominal.nanoseconds, 2)) fps"
+        text += ", nominal \(String(fixed: 1e9 / nominal.nanoseconds, decimals: 2)) fps"
       }
-      text += ", largest pts delta \(Self.decimal(Double(stream.largestDelta.rawValue) / 1e6, 3)) ms"
+      text +=
+        ", largest pts delta \(String(fixed: Double(stream.largestDelta.rawValue) / 1e6, decimals: 3)) ms"
       text += ", \(stream.gaps) delta(s) over 1.5 frames\n"
       for reason in stream.drops.keys.sorted() { text += "  drops \(reason): \(stream.drops[reason]!)\n" }
     }
@@ -159,19 +160,5 @@ struct TraceStatistics: EventProcessor, Sendable {
       .init("streams", .array(streamRows)),
       .init("untrackedStreamEvents", .count(untrackedStreamEvents)),
     ])
-  }
-
-  /// `value` with `places` decimals, rounded half away from zero.
-  static func decimal(_ value: Double, _ places: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<places { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-    guard scaled < 9e18 else { return value < 0 ? "-∞" : "∞" }
-    let whole = Int64(scaled)
-    let integer = whole / Int64(scale)
-    let fraction = String(whole % Int64(scale))
-    let sign = value < 0 && whole != 0 ? "-" : ""
-    guard places > 0 else { return "\(sign)\(integer)" }
-    return "\(sign)\(integer)." + String(repeating: "0", count: places - fraction.count) + fraction
   }
 }
