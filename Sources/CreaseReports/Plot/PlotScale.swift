@@ -45,8 +45,8 @@ struct PlotScale {
   var timeTicks: [(t: Nanoseconds, label: String)] {
     let first = seconds(start)
     let last = seconds(end)
-    let step = Self.niceStep(atLeast: max(last - first, 1e-9) / 12)
-    let decimals = Self.decimals(of: step)
+    let step = TickStep.atLeast(max(last - first, 1e-9) / 12)
+    let decimals = TickStep.decimals(of: step)
     var ticks: [(Nanoseconds, String)] = []
     var tick = (first / step).rounded(.up) * step
     while tick <= last + step * 1e-9 {
@@ -60,29 +60,8 @@ struct PlotScale {
   /// HingeAngle ticks: every 30° up to 360°, about six above. Counted, not strided, so that no
   /// axis, however wide, makes more than a dozen.
   var angleTicks: [Double] {
-    let step = maximumAngle <= 360 ? 30 : Self.niceStep(atLeast: maximumAngle / 6)
+    let step = maximumAngle <= 360 ? 30 : TickStep.atLeast(maximumAngle / 6)
     let count = Int(min(12, (maximumAngle / step).rounded(.down)))
     return (0...max(0, count)).map { Double($0) * step }
-  }
-
-  /// A step of 1, 2 or 5 times a power of ten, at least `raw`: ticks and grid lines stay few
-  /// (about `extent / raw`) whatever the values.
-  static func niceStep(atLeast raw: Double) -> Double {
-    guard raw.isFinite, raw > 0 else { return 1 }
-    var power = 1.0
-    while power * 10 <= raw { power *= 10 }
-    while power > raw { power /= 10 }
-    return [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= raw } ?? power * 10
-  }
-
-  /// The decimals a step of 1, 2 or 5 times a power of ten needs: 0 from 1 up, 1 for 0.5.
-  static func decimals(of step: Double) -> Int {
-    var decimals = 0
-    var scaled = step
-    while scaled < 1 - 1e-9 && decimals < 9 {
-      scaled *= 10
-      decimals += 1
-    }
-    return decimals
   }
 }

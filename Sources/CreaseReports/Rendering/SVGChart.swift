@@ -121,14 +121,8 @@ struct SVGChart {
     let bottom = bottom.isFinite ? bottom : 0
     var top = top.isFinite ? top : bottom + 1
     if top <= bottom { top = bottom + Swift.max(abs(bottom) * 0.1, 1) }
-    let span = top - bottom
-    var step = 1.0
-    while step * 10 < span { step *= 10 }
-    while step > span { step /= 10 }
-    for factor in [0.1, 0.2, 0.5, 1.0, 2.0, 5.0] where span / (step * factor) <= 6 {
-      step *= factor
-      break
-    }
+    // At most six steps across.
+    let step = TickStep.atLeast((top - bottom) / 6)
     let first = (bottom / step).rounded(.down)
     var ticks = [first * step]
     while ticks.last! < top { ticks.append((first + Double(ticks.count)) * step) }
