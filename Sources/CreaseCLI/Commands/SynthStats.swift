@@ -110,15 +110,14 @@ private final class TimedSink: ByteSink {
 
   var fileIdentity: FileIdentity? { base.fileIdentity }
 
-  func write(_ bytes: UnsafeRawBufferPointer) throws {
-    writes.since.store(SystemClock().now().rawValue, ordering: .relaxed)
-    defer { writes.since.store(0, ordering: .relaxed) }
-    try base.write(bytes)
-  }
+  func write(_ bytes: UnsafeRawBufferPointer) throws { try timed { try base.write(bytes) } }
 
-  func flush() throws {
+  func flush() throws { try timed { try base.flush() } }
+
+  /// Runs `step` with its start noted for the watchdog.
+  private func timed(_ step: () throws -> Void) rethrows {
     writes.since.store(SystemClock().now().rawValue, ordering: .relaxed)
     defer { writes.since.store(0, ordering: .relaxed) }
-    try base.flush()
+    try step()
   }
 }
