@@ -7,10 +7,10 @@ import Testing
 struct CueBatchTests {
   /// An engine holding `count` mark cues, with labels too long to be stored inline, so that a
   /// copy or a destroy too many or too few would show (under the address sanitizer).
-  static func engine(holdingMarks count: Int, from first: Int = 0) -> Engine<Pipeline> {
+  static func engine(holdingMarks count: Int, from first: Int = 0) throws -> Engine<Pipeline> {
     var engine = Engine(processor: Pipeline(configuration: .default), reorderWindow: .zero)
     for index in first..<(first + count) {
-      _ = engine.push(Event(t: Nanoseconds(Int64(index)), .mark(label: Self.label(index))), from: 0)
+      try engine.push(Event(t: Nanoseconds(Int64(index)), .mark(label: Self.label(index))), from: 0)
     }
     engine.finish(source: 0)
     return engine
@@ -19,14 +19,15 @@ struct CueBatchTests {
   static func label(_ index: Int) -> String { "mark \(index), a label too long to be inline" }
 
   @Test("cues come out in the order the engine made them, with their bounds, across growth")
-  func takenInOrder() {
+  func takenInOrder() throws {
     let batch = CueBatch(capacity: 2)
-    var engine = Self.engine(holdingMarks: 3)
+    var engine = try Self.engine(holdingMarks: 3)
     let bound = Pipeline(configuration: .default).latencyBound(
       for: Cue(t: .zero, since: .zero, .mark(label: "")))
     batch.append(cuesOf: &engine)
-    #expect(!engine.hasCues)
-    var later = Self.engine(holdingMarks: 4, from: 3)
+    let drained = !engine.hasCues
+    #expect(drained)
+    var later = try Self.engine(holdingMarks: 4, from: 3)
     batch.append(cuesOf: &later)
     #expect(batch.capacity >= 7)
     var taken: [String] = []
@@ -40,13 +41,13 @@ struct CueBatchTests {
   }
 
   @Test("cues left when taking stops are destroyed, and the batch is used again")
-  func partlyTaken() {
+  func partlyTaken() throws {
     let batch = CueBatch(capacity: 4)
-    var engine = Self.engine(holdingMarks: 4)
+    var engine = try Self.engine(holdingMarks: 4)
     batch.append(cuesOf: &engine)
     _ = batch.takeFirst()
     batch.removeAll()
-    var again = Self.engine(holdingMarks: 2, from: 10)
+    var again = try Self.engine(holdingMarks: 2, from: 10)
     batch.append(cuesOf: &again)
     #expect(batch.takeFirst()?.cue.kind == .mark(label: Self.label(10)))
     #expect(batch.takeFirst()?.cue.kind == .mark(label: Self.label(11)))

@@ -88,37 +88,34 @@ struct ReplaySummaryTests {
   }
 
   @Test("a stall is judged against its own stream's nominal frame duration")
-  func stallAgainstOwnStream() {
-    let pipeline = Self.engineAfterSlowFrame().processor
+  func stallAgainstOwnStream() throws {
+    let pipeline = try Self.engineAfterSlowFrame().processor
     let stall = Cue(t: .milliseconds(300), since: 0, .cameraStall(stream: StreamName(rawValue: "slow")))
     #expect(pipeline.latencyBound(for: stall) == .milliseconds(300), "3 frames at 10 fps, not at 30")
   }
 
-  @Test("cues drained with their bounds: each the processor's bound for it, after what was there")
-  func drainWithBounds() {
-    var engine = Self.engineAfterSlowFrame()
-    _ = engine.push(Event(t: .milliseconds(1), .mark(label: "m")), from: 0)
+  @Test("cues drained with their bounds: each the processor's bound for it, asked as it is drained")
+  func drainWithBounds() throws {
+    var engine = try Self.engineAfterSlowFrame()
+    try engine.push(Event(t: .milliseconds(1), .mark(label: "m")), from: 0)
     engine.advance(to: .milliseconds(400))
-    let earlier = Cue(t: 0, since: 0, .mark(label: "earlier"))
-    var cues = [earlier]
-    var bounds: [Nanoseconds?] = [.milliseconds(7)]
-    engine.drainCues(into: &cues, bounds: &bounds)
-    #expect(!engine.hasCues)
-    #expect(cues.first == earlier && bounds.first == .milliseconds(7))
-    #expect(cues.map(\.kind.name).suffix(2) == ["mark", "camera.stall"])
-    #expect(bounds.count == cues.count)
-    #expect(bounds.last == .milliseconds(300), "the stall's bound, 3 frames at 10 fps")
-    for (cue, bound) in zip(cues, bounds).dropFirst() { #expect(bound == engine.latencyBound(for: cue)) }
+    var drained: [(cue: Cue, bound: Nanoseconds?)] = []
+    engine.drainCues { cue, bound in drained.append((cue, bound)) }
+    let allDrained = !engine.hasCues
+    #expect(allDrained)
+    #expect(drained.map(\.cue.kind.name) == ["mark", "camera.stall"])
+    #expect(drained.last?.bound == .milliseconds(300), "the stall's bound, 3 frames at 10 fps")
+    for (cue, bound) in drained { #expect(bound == engine.latencyBound(for: cue)) }
   }
 
   /// An engine that has taken one frame at t = 0 of a stream the header declares at 10 fps.
-  static func engineAfterSlowFrame() -> Engine<Pipeline> {
+  static func engineAfterSlowFrame() throws -> Engine<Pipeline> {
     var engine = Engine(processor: Pipeline(configuration: .default), reorderWindow: .zero)
     var header = TraceHeader()
     header.nominalFrameRates[StreamName(rawValue: "slow")] = 10
     engine.apply(header)
     let frame = Frame(stream: StreamName(rawValue: "slow"), pts: PresentationTime(nanoseconds: 0))
-    #expect(engine.push(Event(t: 0, .frame(frame)), from: 0) == .accepted)
+    try engine.push(Event(t: 0, .frame(frame)), from: 0)
     return engine
   }
 

@@ -3,15 +3,18 @@ import CreaseSynth
 import Testing
 
 /// The cues of a generated trace, through the same pipeline `replay` uses.
-func cues(of trace: SyntheticTrace, configuration: Configuration = .default) -> [Cue] {
+func cues(of trace: SyntheticTrace, configuration: Configuration = .default) throws -> [Cue] {
   var engine = Engine(
     processor: Pipeline(configuration: configuration), sourceCount: 1,
     reorderWindow: configuration.reorderWindow)
   engine.apply(trace.header)
-  for event in trace.events { _ = engine.push(event, from: 0) }
+  for event in trace.events { try engine.push(event, from: 0) }
   engine.finish(source: 0)
   var cues: [Cue] = []
-  engine.drainCues { cues.append($0) }
+  repeat {
+    engine.drainCues { cue, _ in cues.append(cue) }
+    engine.resume()
+  } while engine.hasCues
   return cues
 }
 
@@ -49,17 +52,17 @@ struct ScenarioTests {
   }
 
   @Test("the wobble gives no flicker: only the initial side of the flat boundary, no motion")
-  func wobble() {
+  func wobble() throws {
     for seed in UInt64(1)...5 {
-      let cues = cues(of: Scenario.wobble.generate(SynthOptions(seed: seed)))
+      let cues = try cues(of: Scenario.wobble.generate(SynthOptions(seed: seed)))
       #expect(cues.tagged(.hingeThreshold).count == 1, "seed \(seed)")
       #expect(cues.tagged(.hingeMotion).isEmpty, "seed \(seed)")
     }
   }
 
   @Test("open-close opens, settles fully open, closes and settles closed")
-  func openClose() {
-    let cues = cues(of: Scenario.openClose.generate(SynthOptions(seed: 2)))
+  func openClose() throws {
+    let cues = try cues(of: Scenario.openClose.generate(SynthOptions(seed: 2)))
     let phases = cues.compactMap { cue -> MotionPhase? in
       if case .hingeMotion(let phase, _) = cue.kind { return phase }
       return nil
@@ -70,8 +73,8 @@ struct ScenarioTests {
   }
 
   @Test("tabletop comes to rest half open")
-  func tabletop() {
-    let cues = cues(of: Scenario.tabletop.generate(SynthOptions(seed: 4)))
+  func tabletop() throws {
+    let cues = try cues(of: Scenario.tabletop.generate(SynthOptions(seed: 4)))
     #expect(
       cues.contains {
         if case .hingeSettled(let angle, .half) = $0.kind {
@@ -85,8 +88,8 @@ struct ScenarioTests {
   @Test(
     "fold-while-recording gives a camera-switch gap, a mirroring change and a mask",
     arguments: [UInt64(1), 2, 3, 4])
-  func foldWhileRecording(seed: UInt64) {
-    let cues = cues(of: Scenario.foldWhileRecording.generate(SynthOptions(seed: seed)))
+  func foldWhileRecording(seed: UInt64) throws {
+    let cues = try cues(of: Scenario.foldWhileRecording.generate(SynthOptions(seed: seed)))
     #expect(
       cues.contains { if case .cameraGap(_, _, _, _, .cameraSwitch, nil) = $0.kind { true } else { false } })
     #expect(
@@ -99,14 +102,14 @@ struct ScenarioTests {
   }
 
   @Test("fold-while-recording at 60 fps has no gap but the switch")
-  func foldAt60() {
-    let cues = cues(of: Scenario.foldWhileRecording.generate(SynthOptions(seed: 5, fps: 60)))
+  func foldAt60() throws {
+    let cues = try cues(of: Scenario.foldWhileRecording.generate(SynthOptions(seed: 5, fps: 60)))
     #expect(cues.tagged(.cameraGap).count == 1)
   }
 
   @Test("flip-around mirrors the rear camera while it faces the person")
-  func flipAround() {
-    let mirroring = cues(of: Scenario.flipAround.generate(SynthOptions(seed: 1))).tagged(.cameraMirroring)
+  func flipAround() throws {
+    let mirroring = try cues(of: Scenario.flipAround.generate(SynthOptions(seed: 1))).tagged(.cameraMirroring)
       .map(\.kind)
     #expect(
       mirroring == [
@@ -117,8 +120,8 @@ struct ScenarioTests {
   }
 
   @Test("dropped-frames explains its gaps with drop reasons")
-  func droppedFrames() {
-    let gaps = cues(of: Scenario.droppedFrames.generate(SynthOptions(seed: 1, duration: 30))).tagged(
+  func droppedFrames() throws {
+    let gaps = try cues(of: Scenario.droppedFrames.generate(SynthOptions(seed: 1, duration: 30))).tagged(
       .cameraGap)
     #expect(gaps.count > 5)
     #expect(
@@ -126,8 +129,8 @@ struct ScenarioTests {
   }
 
   @Test("accessory turns eligibility on and off as conditions come and go")
-  func accessory() {
-    let eligibility = cues(of: Scenario.accessory.generate(SynthOptions(seed: 1))).compactMap {
+  func accessory() throws {
+    let eligibility = try cues(of: Scenario.accessory.generate(SynthOptions(seed: 1))).compactMap {
       cue -> Bool? in
       if case .accessoryEligible(let eligible, _) = cue.kind { return eligible }
       return nil

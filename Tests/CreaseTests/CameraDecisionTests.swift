@@ -9,7 +9,7 @@ struct CameraDirectionTests {
     toward: CameraSet(.innerFront), away: CameraSet([.outerFront, .backWide]))
 
   @Test("a virtual front camera decides from its constituent, before any cue about its first frame")
-  func foldWhileRecording() {
+  func foldWhileRecording() throws {
     var script = CaptureScript()
     script.at(0, .direction(Self.outerToward))
     script.at(0, .input(stream: .video, camera: .virtualFront))
@@ -17,7 +17,7 @@ struct CameraDirectionTests {
     script.frames(20...25, camera: .innerFront)
     // The coordinator's update comes after the first inner frame: the decision does not wait for it.
     script.at(700_000_000, .direction(Self.innerToward))
-    let cues = script.cues().filter { $0.kind.name.hasPrefix("camera.") && $0.kind.tag != .cameraStall }
+    let cues = try script.cues().filter { $0.kind.name.hasPrefix("camera.") && $0.kind.tag != .cameraStall }
     #expect(
       cues.prefix(2).map(\.kind) == [
         .cameraDirection(stream: .video, camera: .outerFront, facing: .user),
@@ -26,21 +26,21 @@ struct CameraDirectionTests {
     #expect(cues.dropFirst(2).map(\.kind.name) == ["camera.direction", "camera.mirroring", "camera.gap"])
     #expect(cues[2].kind == .cameraDirection(stream: .video, camera: .innerFront, facing: .user))
     #expect(cues[2].t == cues[4].t, "the decision comes at the first inner frame, with the gap")
-    #expect(script.pipeline().staleFrames == 0)
+    #expect(try script.pipeline().staleFrames == 0)
   }
 
   @Test("before any frame, a virtual front input takes the front camera facing the person")
-  func virtualFrontBeforeFrames() {
+  func virtualFrontBeforeFrames() throws {
     var script = CaptureScript()
     script.at(0, .direction(Self.innerToward))
     script.at(5, .input(stream: .video, camera: .virtualFront))
     #expect(
-      script.cues().last?.kind
+      try script.cues().last?.kind
         == .cameraMirroring(stream: .video, camera: .innerFront, mirrored: true, basis: .direction))
   }
 
   @Test("a rear camera that comes to face the person is mirrored; frames before the update count as stale")
-  func flipAround() {
+  func flipAround() throws {
     var script = CaptureScript()
     script.at(0, .direction(Self.outerToward))
     script.at(0, .input(stream: .video, camera: .backWide))
@@ -49,7 +49,7 @@ struct CameraDirectionTests {
       1_100_000_000,
       .direction(DirectionUpdate(toward: CameraSet(.backWide), away: CameraSet([.outerFront, .innerFront]))))
     script.frames(34...40, camera: .backWide)
-    let decisions = script.cues().filter {
+    let decisions = try script.cues().filter {
       $0.kind.tag == .cameraMirroring || $0.kind.tag == .cameraDirection
     }
     #expect(
@@ -59,34 +59,34 @@ struct CameraDirectionTests {
         .cameraDirection(stream: .video, camera: .backWide, facing: .user),
         .cameraMirroring(stream: .video, camera: .backWide, mirrored: true, basis: .direction),
       ])
-    #expect(script.pipeline().staleFrames == 30)
+    #expect(try script.pipeline().staleFrames == 30)
   }
 
   @Test("with no direction information, front cameras are mirrored by device type")
-  func deviceTypeFallback() {
+  func deviceTypeFallback() throws {
     var front = CaptureScript()
     front.frames(1...2, camera: .outerFront)
     #expect(
-      front.cues().map(\.kind) == [
+      try front.cues().map(\.kind) == [
         .cameraMirroring(stream: .video, camera: .outerFront, mirrored: true, basis: .deviceType)
       ])
     var rear = CaptureScript()
     rear.at(0, .input(stream: .video, camera: .backTelephoto))
     #expect(
-      rear.cues().map(\.kind) == [
+      try rear.cues().map(\.kind) == [
         .cameraMirroring(stream: .video, camera: .backTelephoto, mirrored: false, basis: .deviceType)
       ])
   }
 
   @Test("only the main view's map decides, or the only view seen")
-  func views() {
+  func views() throws {
     var script = CaptureScript()
     script.at(0, .direction(DirectionUpdate(view: "pip", toward: CameraSet(.backWide), away: CameraSet())))
     script.at(0, .input(stream: .video, camera: .backWide))
     script.at(1, .direction(DirectionUpdate(view: "main", toward: CameraSet(), away: CameraSet(.backWide))))
     script.at(2, .direction(DirectionUpdate(view: "pip", toward: CameraSet(.backWide), away: CameraSet())))
     #expect(
-      script.cues().tagged(.cameraDirection).map(\.kind) == [
+      try script.cues().tagged(.cameraDirection).map(\.kind) == [
         .cameraDirection(stream: .video, camera: .backWide, facing: .user),
         .cameraDirection(stream: .video, camera: .backWide, facing: .away),
       ])
@@ -96,14 +96,14 @@ struct CameraDirectionTests {
 @Suite("Preview mask (SPEC 4.8)")
 struct CameraMaskTests {
   @Test("an input switch masks; the first frame from the new camera unmasks")
-  func inputSwitch() {
+  func inputSwitch() throws {
     var script = CaptureScript()
     script.at(0, .input(stream: .video, camera: .backWide))
     script.frames(1...10, camera: .backWide)
     script.at(340_000_000, .input(stream: .video, camera: .backUltraWide))
     script.frames(11...12, camera: .backWide)
     script.frames(15...16, camera: .backUltraWide)
-    let masks = script.cues().tagged(.cameraMask)
+    let masks = try script.cues().tagged(.cameraMask)
     #expect(
       masks.map(\.kind) == [
         .cameraMask(stream: .video, on: true, reason: .input),
@@ -113,22 +113,22 @@ struct CameraMaskTests {
   }
 
   @Test("the first input and the first display only set the state")
-  func firstEventsSetState() {
+  func firstEventsSetState() throws {
     var script = CaptureScript()
     script.at(0, .input(stream: .video, camera: .virtualFront))
     script.at(0, .display(DisplayChange(display: .outer, fullScreen: true)))
     script.at(10, .display(DisplayChange(display: .outer, fullScreen: false)))
-    #expect(script.cues().tagged(.cameraMask).isEmpty)
+    #expect(try script.cues().tagged(.cameraMask).isEmpty)
   }
 
   @Test("the mask lifts by maskMaxMs at the latest, and a second trigger does not extend it")
-  func maskBound() {
+  func maskBound() throws {
     var script = CaptureScript()
     script.at(0, .input(stream: .video, camera: .virtualFront))
     script.at(0, .display(DisplayChange(display: .outer, fullScreen: true)))
     script.at(100_000_000, .display(DisplayChange(display: .inner, fullScreen: true)))
     script.at(300_000_000, .display(DisplayChange(display: .outer, fullScreen: true)))
-    let masks = script.cues().tagged(.cameraMask)
+    let masks = try script.cues().tagged(.cameraMask)
     #expect(
       masks == [
         Cue(
@@ -141,13 +141,13 @@ struct CameraMaskTests {
   }
 
   @Test("a hinge commit to or from closed masks a virtual front stream, with the commit's since")
-  func hingeTrigger() {
+  func hingeTrigger() throws {
     var script = CaptureScript()
     script.at(0, .input(stream: .video, camera: .virtualFront))
     script.at(0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed)))
     script.at(100_000_000, .hinge(HingeDelivery(angle: .degrees(30), status: .partiallyOpen)))
     #expect(
-      script.cues().tagged(.cameraMask).first
+      try script.cues().tagged(.cameraMask).first
         == Cue(
           t: .milliseconds(150), since: .milliseconds(100),
           .cameraMask(stream: .video, on: true, reason: .hinge)))
@@ -156,10 +156,10 @@ struct CameraMaskTests {
 
 @Suite("Accessory eligibility (SPEC 4.9)")
 struct AccessoryTests {
-  static func eligibility(_ events: [Event.Payload]) -> [CueKind] {
+  static func eligibility(_ events: [Event.Payload]) throws -> [CueKind] {
     var script = CaptureScript()
     for (index, payload) in events.enumerated() { script.at(Int64(index) * 1_000_000, payload) }
-    return script.cues(configuration: .default).tagged(.accessoryEligible).map(\.kind)
+    return try script.cues(configuration: .default).tagged(.accessoryEligible).map(\.kind)
   }
 
   static let all: [Event.Payload] = [
@@ -169,9 +169,9 @@ struct AccessoryTests {
   ]
 
   @Test("eligible when every condition holds; the first cue comes with the first event")
-  func eligible() {
+  func eligible() throws {
     #expect(
-      Self.eligibility(Self.all) == [
+      try Self.eligibility(Self.all) == [
         .accessoryEligible(eligible: false, missing: [.session, .preview, .open, .innerFullScreen]),
         .accessoryEligible(eligible: true, missing: []),
       ])
@@ -186,36 +186,39 @@ struct AccessoryTests {
       (.display(DisplayChange(display: .outer, fullScreen: true)), .innerFullScreen),
       (.display(DisplayChange(display: .inner, fullScreen: false)), .innerFullScreen),
     ])
-  func conditions(removal: Event.Payload, condition: AccessoryConditions) {
+  func conditions(removal: Event.Payload, condition: AccessoryConditions) throws {
     #expect(
-      Self.eligibility(Self.all + [removal]).last == .accessoryEligible(eligible: false, missing: condition)
+      try Self.eligibility(Self.all + [removal]).last
+        == .accessoryEligible(eligible: false, missing: condition)
     )
   }
 
   @Test("open needs a committed status other than closed: a commit to closed, or a lost hinge, takes it away")
-  func open() {
+  func open() throws {
     let closing = Self.all + [.hinge(HingeDelivery(angle: .degrees(2), status: .closed))]
-    #expect(Self.eligibility(closing).last == .accessoryEligible(eligible: false, missing: [.open]))
+    #expect(try Self.eligibility(closing).last == .accessoryEligible(eligible: false, missing: [.open]))
     #expect(
-      Self.eligibility(Self.all + [.hinge(nil)]).last == .accessoryEligible(eligible: false, missing: [.open])
+      try Self.eligibility(Self.all + [.hinge(nil)]).last
+        == .accessoryEligible(eligible: false, missing: [.open])
     )
     var unknown = Self.all
     unknown[3] = .hinge(HingeDelivery(angle: .degrees(90), status: .unknown))
-    #expect(Self.eligibility(unknown).count == 1, "an unknown status never counts as open")
+    #expect(try Self.eligibility(unknown).count == 1, "an unknown status never counts as open")
   }
 
   @Test("at a commit to closed, the camera stage's mask comes before the accessory (SPEC 4.1)")
-  func commitOrder() {
+  func commitOrder() throws {
     var script = CaptureScript()
     script.at(0, .input(stream: .video, camera: .virtualFront))
     for (index, payload) in Self.all.enumerated() { script.at(Int64(index + 1) * 1_000_000, payload) }
     script.at(100_000_000, .hinge(HingeDelivery(angle: .degrees(2), status: .closed)))
-    let commit = script.cues().filter { $0.t == .milliseconds(150) }.map(\.kind.tag)
+    let commit = try script.cues().filter { $0.t == .milliseconds(150) }.map(\.kind.tag)
     #expect(commit == [.hingeStatus, .regionsChanged, .hingeSettled, .cameraMask, .accessoryEligible])
   }
 
   @Test("a trace with only hinge events gets no accessory cues")
-  func hingeOnly() {
-    #expect(Self.eligibility([.hinge(HingeDelivery(angle: .degrees(90), status: .partiallyOpen))]).isEmpty)
+  func hingeOnly() throws {
+    #expect(
+      try Self.eligibility([.hinge(HingeDelivery(angle: .degrees(90), status: .partiallyOpen))]).isEmpty)
   }
 }

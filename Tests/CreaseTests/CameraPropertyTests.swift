@@ -52,9 +52,9 @@ struct CameraPropertyTests {
   }
 
   @Test("every camera cue keeps its stage's bound, and a mask never outlasts maskMaxMs", arguments: 0..<25)
-  func bounds(seed: UInt64) {
+  func bounds(seed: UInt64) throws {
     let configuration = Configuration.default
-    let cues = Self.script(seed: seed).cues(configuration: configuration)
+    let cues = try Self.script(seed: seed).cues(configuration: configuration)
     #expect(cues.map(\.t) == cues.map(\.t).sorted(), "seed \(seed)")
     #expect(!cues.tagged(.cameraGap).isEmpty && !cues.tagged(.cameraMask).isEmpty, "seed \(seed)")
     var maskedSince: Nanoseconds?
@@ -75,7 +75,7 @@ struct CameraPropertyTests {
   }
 
   @Test("the same capture twice gives the same cues", arguments: 0..<5)
-  func deterministic(seed: UInt64) {
-    #expect(Self.script(seed: seed).cues() == Self.script(seed: seed).cues(), "seed \(seed)")
+  func deterministic(seed: UInt64) throws {
+    #expect(try Self.script(seed: seed).cues() == Self.script(seed: seed).cues(), "seed \(seed)")
   }
 }

@@ -23,27 +23,27 @@ struct CaptureScript {
   mutating func at(_ t: Int64, _ payload: Event.Payload) { events.append(Event(t: Nanoseconds(t), payload)) }
 
   /// The cues, with events sorted by time (stable) and the header applied.
-  func cues(configuration: Configuration = .default, end: Int64? = nil) -> [Cue] {
+  func cues(configuration: Configuration = .default, end: Int64? = nil) throws -> [Cue] {
     var engine = Engine(processor: Pipeline(configuration: configuration), sourceCount: 1, reorderWindow: 0)
     engine.apply(header)
     let ordered = events.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(
       \.element)
-    for event in ordered { _ = engine.push(event, from: 0) }
-    if let end { _ = engine.push(Event(t: Nanoseconds(end), .end), from: 0) }
+    for event in ordered { try engine.push(event, from: 0) }
+    if let end { try engine.push(Event(t: Nanoseconds(end), .end), from: 0) }
     engine.finish(source: 0)
     var cues: [Cue] = []
-    engine.drainCues { cues.append($0) }
+    engine.drainCues { cue, _ in cues.append(cue) }
     return cues
   }
 
   /// The pipeline after the run, for its counters.
-  func pipeline() -> Pipeline {
+  func pipeline() throws -> Pipeline {
     var engine = Engine(processor: Pipeline(configuration: .default), sourceCount: 1, reorderWindow: 0)
     engine.apply(header)
     for event in events.enumerated().sorted(by: { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) })
       .map(\.element)
     {
-      _ = engine.push(event, from: 0)
+      try engine.push(event, from: 0)
     }
     engine.finish(source: 0)
     return engine.processor
@@ -85,5 +85,7 @@ struct FrameMarble {
   }
 
   /// The cues, the input ending one second after the last slot.
-  var cues: [Cue] { script.cues(end: (script.events.last?.t.rawValue ?? 0) + 1_000_000_000) }
+  var cues: [Cue] {
+    get throws { try script.cues(end: (script.events.last?.t.rawValue ?? 0) + 1_000_000_000) }
+  }
 }

@@ -27,10 +27,10 @@ struct EngineCueLimitTests {
   }
 
   @Test("no call leaves more than the limit; resuming gives every cue, as a session drains them")
-  func boundedAndComplete() {
+  func boundedAndComplete() throws {
     let events = Self.events(streams: 1_500, flips: 8)
     var engine = Engine(processor: Pipeline(configuration: .default))
-    for event in events { #expect(engine.push(event, from: 0) == .accepted) }
+    for event in events { try engine.push(event, from: 0) }
     engine.finish(source: 0)
     var cues: [Cue] = []
     var calls = 1
@@ -38,7 +38,7 @@ struct EngineCueLimitTests {
       // The limit is checked after each event: one event's cues more at the most.
       let held = engine.cueCount
       #expect(held < Engine<Pipeline>.cueLimit + 2 * 1_500)
-      engine.drainCues(into: &cues)
+      engine.drainCues { cue, _ in cues.append(cue) }
       guard engine.hasDeferredWork else { break }
       engine.resume()
       calls += 1
@@ -57,24 +57,27 @@ struct EngineCueLimitTests {
     for event in Self.events(streams: 1_500, flips: 8, spacing: 1_000_000_000) { try! spread.send(event) }
     spread.finish()
     var kinds: [CueKind] = []
-    spread.drainCues { kinds.append($0.kind) }
+    spread.drainCues { cue, _ in kinds.append(cue.kind) }
     #expect(kinds == cues.map(\.kind))
   }
 
   @Test("a push after a call that stopped finishes the stopped work first, in order")
-  func pushFinishesDeferredWork() {
+  func pushFinishesDeferredWork() throws {
     let events = Self.events(streams: 1_500, flips: 4)
     var engine = Engine(processor: Pipeline(configuration: .default))
-    for event in events { _ = engine.push(event, from: 0) }
+    for event in events { try engine.push(event, from: 0) }
     // The last event moves the watermark past all the others: one call releases them all.
-    _ = engine.push(Event(t: .seconds(1), .mark(label: "first")), from: 0)
+    try engine.push(Event(t: .seconds(1), .mark(label: "first")), from: 0)
     let deferred = engine.hasDeferredWork
     #expect(deferred)
     // Not resumed: the next push does the rest first, and the mark comes after it.
-    _ = engine.push(Event(t: .seconds(2), .mark(label: "second")), from: 0)
+    try engine.push(Event(t: .seconds(2), .mark(label: "second")), from: 0)
     engine.finish(source: 0)
     var cues: [Cue] = []
-    engine.drainCues { cues.append($0) }
+    repeat {
+      engine.drainCues { cue, _ in cues.append(cue) }
+      engine.resume()
+    } while engine.hasCues
     let marks = cues.filter { if case .mark = $0.kind { true } else { false } }
     #expect(marks.map(\.kind) == [.mark(label: "first"), .mark(label: "second")])
     #expect(cues.suffix(2).map(\.kind) == marks.map(\.kind), "every direction cue before the marks")

@@ -73,13 +73,13 @@ struct EventModelTests {
 @Suite("Pipeline")
 struct PipelineTests {
   @Test("a mark passes through as a cue at its own time; camera events emit nothing yet")
-  func marks() {
+  func marks() throws {
     var engine = Engine(processor: Pipeline(configuration: .default), sourceCount: 1, reorderWindow: 0)
-    _ = engine.push(Event(t: 5, .frame(Frame(pts: PresentationTime(nanoseconds: 5)))), from: 0)
-    _ = engine.push(Event(t: 7, .mark(label: "open")), from: 0)
+    try engine.push(Event(t: 5, .frame(Frame(pts: PresentationTime(nanoseconds: 5)))), from: 0)
+    try engine.push(Event(t: 7, .mark(label: "open")), from: 0)
     engine.finish(source: 0)
     var cues: [Cue] = []
-    engine.drainCues { cues.append($0) }
+    engine.drainCues { cue, _ in cues.append(cue) }
     #expect(cues == [Cue(t: 7, since: 7, .mark(label: "open"))])
   }
 

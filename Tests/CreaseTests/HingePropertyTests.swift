@@ -44,9 +44,9 @@ struct HingePropertyTests {
   }()
 
   @Test("every cue keeps its stage's latency bound, and cues come out in order", arguments: 0..<30)
-  func latencyBound(seed: UInt64) {
+  func latencyBound(seed: UInt64) throws {
     for configuration in Self.configurations {
-      let cues = hingeCues(RandomHingeStream.deliveries(seed: seed), configuration: configuration)
+      let cues = try hingeCues(RandomHingeStream.deliveries(seed: seed), configuration: configuration)
       #expect(cues.map(\.t) == cues.map(\.t).sorted(), "seed \(seed)")
       // The streams exercise every bounded stage, so the bound check is not vacuous.
       let kinds = Set(cues.map(\.kind.name))
@@ -62,11 +62,11 @@ struct HingePropertyTests {
   }
 
   @Test("no flicker: boundary sides alternate, each past its far threshold", arguments: 0..<30)
-  func noFlicker(seed: UInt64) {
+  func noFlicker(seed: UInt64) throws {
     let configuration = Self.configurations[2]
     var sides: [BoundaryName: BoundarySide] = [:]
     var crossings = 0
-    for cue in hingeCues(RandomHingeStream.deliveries(seed: seed), configuration: configuration) {
+    for cue in try hingeCues(RandomHingeStream.deliveries(seed: seed), configuration: configuration) {
       guard case .hingeThreshold(let name, let side, let angle, let initial) = cue.kind else { continue }
       let boundary = configuration.hinge.boundaries.first { $0.name == name }!
       if !initial {
@@ -82,9 +82,9 @@ struct HingePropertyTests {
   }
 
   @Test("a movement never repeats its phase before it settles", arguments: 0..<30)
-  func alternatingPhases(seed: UInt64) {
+  func alternatingPhases(seed: UInt64) throws {
     var lastPhase: MotionPhase?
-    for cue in hingeCues(RandomHingeStream.deliveries(seed: seed)) {
+    for cue in try hingeCues(RandomHingeStream.deliveries(seed: seed)) {
       switch cue.kind {
       case .hingeMotion(let phase, _):
         #expect(phase != lastPhase, "seed \(seed): \(phase) twice at \(cue.t)")
@@ -98,19 +98,19 @@ struct HingePropertyTests {
   }
 
   @Test("the same input twice gives the same cues", arguments: 0..<5)
-  func deterministic(seed: UInt64) {
+  func deterministic(seed: UInt64) throws {
     let deliveries = RandomHingeStream.deliveries(seed: seed)
-    #expect(hingeCues(deliveries) == hingeCues(deliveries), "seed \(seed)")
+    #expect(try hingeCues(deliveries) == hingeCues(deliveries), "seed \(seed)")
   }
 
   @Test("a hinge resting with noise under the deadband emits no motion", arguments: 0..<10)
-  func restingNoise(seed: UInt64) {
+  func restingNoise(seed: UInt64) throws {
     var random = SplitMix64(seed: seed)
     let deliveries = (0..<500).map { index in
       let noise = Double(random.next() % 7000) / 1000 - 3.5
       return (ms: Int64(index) * 16, delivery: HingeDelivery?(hinge(110 + noise, .partiallyOpen)))
     }
-    let cues = hingeCues(deliveries)
+    let cues = try hingeCues(deliveries)
     #expect(
       !cues.contains { $0.kind.tag == .hingeMotion || $0.kind.tag == .hingeProgress }, "seed \(seed)")
   }

@@ -5,13 +5,13 @@ import Testing
 func hingeCues(
   _ deliveries: [(ms: Int64, delivery: HingeDelivery?)], configuration: Configuration = .default,
   end: Int64? = nil
-) -> [Cue] {
+) throws -> [Cue] {
   var engine = Engine(processor: Pipeline(configuration: configuration), sourceCount: 1, reorderWindow: 0)
-  for (ms, delivery) in deliveries { _ = engine.push(Event(t: .milliseconds(ms), .hinge(delivery)), from: 0) }
-  if let end { _ = engine.push(Event(t: .milliseconds(end), .end), from: 0) }
+  for (ms, delivery) in deliveries { try engine.push(Event(t: .milliseconds(ms), .hinge(delivery)), from: 0) }
+  if let end { try engine.push(Event(t: .milliseconds(end), .end), from: 0) }
   engine.finish(source: 0)
   var cues: [Cue] = []
-  engine.drainCues { cues.append($0) }
+  engine.drainCues { cue, _ in cues.append(cue) }
   return cues
 }
 
@@ -27,11 +27,11 @@ func cue(_ t: Int64, _ since: Int64, _ kind: CueKind) -> Cue {
 @Suite("Hinge stage")
 struct HingeStageTests {
   @Test("the launch delivery commits directly and sets every boundary's side")
-  func launch() {
+  func launch() throws {
     var configuration = Configuration.default
     configuration.hinge.boundaries.append(Boundary(name: "tent", below: 60, above: 70))
     #expect(
-      hingeCues([(0, hinge(100, .partiallyOpen))], configuration: configuration) == [
+      try hingeCues([(0, hinge(100, .partiallyOpen))], configuration: configuration) == [
         cue(0, 0, .hingeInitial(status: .partiallyOpen, angle: .degrees(100))),
         cue(0, 0, .hingeThreshold(boundary: "flat", side: .below, angle: .degrees(100), initial: true)),
         cue(0, 0, .hingeThreshold(boundary: "tent", side: .above, angle: .degrees(100), initial: true)),
@@ -39,8 +39,8 @@ struct HingeStageTests {
   }
 
   @Test("a debounced status change comes with regions.changed; since is the window's first sample")
-  func statusCommit() {
-    let cues = hingeCues([
+  func statusCommit() throws {
+    let cues = try hingeCues([
       (0, hinge(10, .closed)), (100, hinge(12, .partiallyOpen)), (120, hinge(13, .partiallyOpen)),
     ])
     #expect(
@@ -48,20 +48,20 @@ struct HingeStageTests {
         cue(150, 100, .hingeStatus(from: .closed, to: .partiallyOpen)),
         cue(150, 100, .regionsChanged(divisionActive: true)),
       ])
-    let open = hingeCues([(0, hinge(100, .partiallyOpen)), (10, hinge(100, .fullyOpen))])
+    let open = try hingeCues([(0, hinge(100, .partiallyOpen)), (10, hinge(100, .fullyOpen))])
     #expect(open.last == cue(60, 10, .regionsChanged(divisionActive: false)))
   }
 
   @Test("an unknown launch commits nothing; the first real status commits from unknown")
-  func unknownLaunch() {
-    let cues = hingeCues([(0, hinge(10, .unknown)), (5, hinge(10, .closed))])
+  func unknownLaunch() throws {
+    let cues = try hingeCues([(0, hinge(10, .unknown)), (5, hinge(10, .closed))])
     #expect(cues.first == cue(0, 0, .hingeInitial(status: .unknown, angle: .degrees(10))))
     #expect(cues.contains(cue(55, 5, .hingeStatus(from: .unknown, to: .closed))))
   }
 
   @Test("a hinge that goes away is reported once, its timers cancelled; its return re-sets the status")
-  func availability() {
-    let cues = hingeCues([
+  func availability() throws {
+    let cues = try hingeCues([
       (0, hinge(10, .closed)), (10, hinge(40, .partiallyOpen)), (20, nil), (30, nil),
       (400, hinge(90, .partiallyOpen)),
     ])
@@ -74,13 +74,13 @@ struct HingeStageTests {
   }
 
   @Test("a view without a hinge reports it at its first delivery")
-  func noHingeAtLaunch() {
-    #expect(hingeCues([(0, nil), (5, nil)]) == [cue(0, 0, .hingeUnavailable)])
+  func noHingeAtLaunch() throws {
+    #expect(try hingeCues([(0, nil), (5, nil)]) == [cue(0, 0, .hingeUnavailable)])
   }
 
   @Test("an opening settles after 300 ms of rest, with the final progress first")
-  func openAndSettle() {
-    let cues = hingeCues([
+  func openAndSettle() throws {
+    let cues = try hingeCues([
       (0, hinge(0, .closed)), (100, hinge(30, .partiallyOpen)), (110, hinge(60, .partiallyOpen)),
       (200, hinge(90, .partiallyOpen)), (490, hinge(90.4, .partiallyOpen)),
       (495, hinge(90.8, .partiallyOpen)),
@@ -95,8 +95,8 @@ struct HingeStageTests {
   }
 
   @Test("a committed closed status settles a moving hinge at once")
-  func closedCommitSettles() {
-    let cues = hingeCues([
+  func closedCommitSettles() throws {
+    let cues = try hingeCues([
       (0, hinge(90, .partiallyOpen)), (100, hinge(60, .partiallyOpen)), (150, hinge(20, .closed)),
       (160, hinge(15, .closed)),
     ])
@@ -105,16 +105,16 @@ struct HingeStageTests {
   }
 
   @Test("angles in radians come out in degrees")
-  func radians() {
-    let cues = hingeCues([(0, HingeDelivery(angle: .radians(.pi / 2), status: .partiallyOpen))])
+  func radians() throws {
+    let cues = try hingeCues([(0, HingeDelivery(angle: .radians(.pi / 2), status: .partiallyOpen))])
     #expect(cues.first == cue(0, 0, .hingeInitial(status: .partiallyOpen, angle: .degrees(90))))
   }
 
   @Test("with an end event, a settle due after it stays pending")
-  func settlePendingAtEnd() {
-    let cues = hingeCues([(0, hinge(0, .closed)), (100, hinge(30, .closed))], end: 200)
+  func settlePendingAtEnd() throws {
+    let cues = try hingeCues([(0, hinge(0, .closed)), (100, hinge(30, .closed))], end: 200)
     #expect(!cues.contains { $0.kind.tag == .hingeSettled })
-    let later = hingeCues([(0, hinge(0, .closed)), (100, hinge(30, .closed))], end: 400)
+    let later = try hingeCues([(0, hinge(0, .closed)), (100, hinge(30, .closed))], end: 400)
     #expect(later.last == cue(400, 100, .hingeSettled(angle: .degrees(30), zone: .half)))
   }
 }

@@ -92,14 +92,14 @@ struct MarbleRun {
     var cues: [Cue] = []
     for push in pushes {
       let payload: Event.Payload = push.label == "|" ? .end : .mark(label: String(push.label))
-      if case .late = engine.push(Event(t: Nanoseconds(push.t), payload), from: push.source) {
-        late.append(push.label)
+      do { try engine.push(Event(t: Nanoseconds(push.t), payload), from: push.source) } catch {
+        if case .late = error.reason { late.append(push.label) }
       }
-      engine.drainCues { cues.append($0) }
+      engine.drainCues { cue, _ in cues.append(cue) }
       arrivals.append(Marble.diagram(cues, end: nil))
     }
     for source in 0..<sources { engine.finish(source: source) }
-    engine.drainCues { cues.append($0) }
+    engine.drainCues { cue, _ in cues.append(cue) }
     output = Marble.diagram(cues, end: engine.endOfInput?.endTime)
     pending = engine.endOfInput?.pendingTimers.map { Character($0.tag.uppercased()) } ?? []
   }

@@ -49,10 +49,10 @@ struct ReorderBufferTests {
   }
 
   @Test("a copy keeps its elements when the original changes, and the other way round")
-  func copyOnWrite() {
+  func copied() {
     var original = ReorderBuffer<Item>(capacity: 4)
     for key in [3, 1, 2] { original.insert(Self.item(key)) }
-    var copy = original
+    var copy = original.copied()
     #expect(original.popFirst()?.key == 1)
     original.insert(Self.item(0))
     copy.insert(Self.item(9))

@@ -65,6 +65,23 @@ struct SessionTests {
     }
   }
 
+  @Test("a copy of a session goes on apart from it: each has the events sent to it alone")
+  func copiedSession() throws {
+    var original = try CreaseSession(reorderWindow: .zero)
+    try original.send(Event(t: 0, .mark(label: "both")))
+    var copy = original
+    try copy.send(Event(t: 1, .mark(label: "copy")))
+    try original.send(Event(t: 2, .mark(label: "original")))
+    original.finish()
+    copy.finish()
+    var originalLabels: [CueKind] = []
+    var copyLabels: [CueKind] = []
+    original.drainCues { originalLabels.append($0.kind) }
+    copy.drainCues { copyLabels.append($0.kind) }
+    #expect(originalLabels == [.mark(label: "both"), .mark(label: "original")])
+    #expect(copyLabels == [.mark(label: "both"), .mark(label: "copy")])
+  }
+
   @Test("an async sequence of events gives the same cues as the engine")
   func asyncSequence() async throws {
     let events = RandomHingeStream.deliveries(seed: 3, count: 300).map {
@@ -73,10 +90,10 @@ struct SessionTests {
     var streamed: [Cue] = []
     for try await cue in AsyncEvents(events: events).cues() { streamed.append(cue) }
     var engine = Engine(processor: Pipeline(configuration: .default), sourceCount: 1)
-    for event in events { _ = engine.push(event, from: 0) }
+    for event in events { try engine.push(event, from: 0) }
     engine.finish(source: 0)
     var expected: [Cue] = []
-    engine.drainCues { expected.append($0) }
+    engine.drainCues { cue, _ in expected.append(cue) }
     #expect(!streamed.isEmpty)
     #expect(streamed == expected)
   }

@@ -119,10 +119,10 @@ struct SpecRuleMarbleTests {
   }
 
   @Test("after a session restart with no frame, a stall is due stallFactor nominal durations later")
-  func stallAfterRestart() {
+  func stallAfterRestart() throws {
     // `s` the session stops, `r` it runs again; no frame follows the restart.
     let marble = FrameMarble("......s--r-------")
-    let stall = marble.cues.tagged(.cameraStall)
+    let stall = try marble.cues.tagged(.cameraStall)
     let restart = Nanoseconds(9 * CaptureScript.duration(fps: 30) + 1_000_000)
     #expect(stall.map(\.since) == [restart])
     #expect(
@@ -130,29 +130,29 @@ struct SpecRuleMarbleTests {
   }
 
   @Test("a virtualFront input faces the person before any map: mirrored, by direction")
-  func virtualFrontBeforeMap() {
+  func virtualFrontBeforeMap() throws {
     var script = CaptureScript()
     script.at(0, .input(stream: .video, camera: .virtualFront))
     #expect(
-      script.cues().tagged(.cameraMirroring).map(\.kind) == [
+      try script.cues().tagged(.cameraMirroring).map(\.kind) == [
         .cameraMirroring(stream: .video, camera: .virtualFront, mirrored: true, basis: .direction)
       ])
   }
 
   @Test("a rear frame under a virtualFront input takes its facing from the map, like a physical input")
-  func rearFrameUnderVirtualFront() {
+  func rearFrameUnderVirtualFront() throws {
     var script = CaptureScript()
     script.at(0, .input(stream: .video, camera: .virtualFront))
     script.at(1, .direction(DirectionUpdate(toward: CameraSet(.outerFront), away: CameraSet(.backWide))))
     script.frames(1...3, camera: .backWide)
     #expect(
-      script.cues().tagged(.cameraMirroring).last?.kind
+      try script.cues().tagged(.cameraMirroring).last?.kind
         == .cameraMirroring(stream: .video, camera: .backWide, mirrored: false, basis: .direction))
     var unmapped = CaptureScript()
     unmapped.at(0, .input(stream: .video, camera: .virtualFront))
     unmapped.frames(1...3, camera: .backWide)
     #expect(
-      unmapped.cues().tagged(.cameraMirroring).last?.kind
+      try unmapped.cues().tagged(.cameraMirroring).last?.kind
         == .cameraMirroring(stream: .video, camera: .backWide, mirrored: false, basis: .deviceType),
       "no map: a rear camera is not mirrored, by device type")
   }

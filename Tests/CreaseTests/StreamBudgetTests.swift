@@ -17,12 +17,12 @@ struct StreamBudgetTests {
   }
 
   @Test("the camera stage counts the frames of streams past the budget instead of tracking them")
-  func pipelineCountsUntracked() {
+  func pipelineCountsUntracked() throws {
     var engine = Engine(processor: Pipeline(configuration: .default))
     let extra = 3
     for index in 0..<(StreamBudget.maximumStreams + extra) {
       let frame = Frame(stream: StreamName(rawValue: "s\(index)"), pts: PresentationTime(nanoseconds: 0))
-      _ = engine.push(Event(t: .zero, .frame(frame)), from: 0)
+      try engine.push(Event(t: .zero, .frame(frame)), from: 0)
     }
     engine.finish(source: 0)
     #expect(engine.processor.untrackedStreamEvents == extra)

@@ -77,22 +77,23 @@ struct TimerSchedulerTests {
 @Suite("Event-time engine: the reorder buffer's limit")
 struct ReorderBufferLimitTests {
   @Test("past its limit the buffer releases its earliest event, counts it, and keeps the order")
-  func releasesEarliest() {
+  func releasesEarliest() throws {
     let pushes = (0..<6).map { Marble.Push(source: 0, t: 2, label: Character(UnicodeScalar(97 + $0)!)) }
     var engine = Engine(processor: MarbleProcessor(), reorderWindow: 5, bufferLimit: 3)
     var released: [String] = []
     for push in pushes {
-      #expect(
-        engine.push(Event(t: Nanoseconds(push.t), .mark(label: String(push.label))), from: 0) == .accepted)
-      engine.drainCues { released.append($0.kind.tag == .mark ? "\($0.t.rawValue)" : "") }
+      try engine.push(Event(t: Nanoseconds(push.t), .mark(label: String(push.label))), from: 0)
+      engine.drainCues { cue, _ in released.append(cue.kind.tag == .mark ? "\(cue.t.rawValue)" : "") }
     }
     #expect(engine.releasedEarly == 3, "a, b and c went early, so at most 3 are held")
     #expect(released.count == 3)
     // An event in its window but before what was already processed is late, not out of order.
-    #expect(engine.push(Event(t: 1, .mark(label: "z")), from: 0) == .late(behind: 1))
+    #expect(throws: RefusedEvent(event: Event(t: 1, .mark(label: "z")), reason: .late(behind: 1))) {
+      try engine.push(Event(t: 1, .mark(label: "z")), from: 0)
+    }
     engine.finish(source: 0)
     var all: [Character] = []
-    engine.drainCues { if case .mark(let label) = $0.kind { all.append(Character(label)) } }
+    engine.drainCues { cue, _ in if case .mark(let label) = cue.kind { all.append(Character(label)) } }
     #expect(all == ["d", "e", "f"])
   }
 }

@@ -2,27 +2,20 @@
 /// in trace time and drives a processor (SPEC 4.1).
 ///
 /// Feed it events with ``push(_:from:)`` and tell it when a source ends with
-/// ``finish(source:)``; take the cues it produced with ``drainCues(_:)-((Cue)->Void)``. It never reads a clock,
-/// so the same pushes produce the same cues at any speed.
+/// ``finish(source:)``; take the cues it produced with ``drainCues(_:)``, and ``resume()``
+/// while it ``hasDeferredWork``. It never reads a clock, so the same pushes produce the same
+/// cues at any speed.
 ///
 /// ```swift
 /// var engine = Engine(processor: Pipeline(configuration: .default), sourceCount: 1)
-/// _ = engine.push(Event(t: 0, .mark(label: "start")), from: 0)
+/// try engine.push(Event(t: 0, .mark(label: "start")), from: 0)
 /// engine.finish(source: 0)
-/// engine.drainCues { cue in print(cue) }
+/// repeat {
+///   engine.drainCues { cue, _ in print(cue) }
+///   engine.resume()
+/// } while engine.hasCues
 /// ```
-public struct Engine<Processor: EventProcessor>: Sendable where Processor: Sendable {
-  /// What the engine did with a pushed event.
-  public enum Admission: Equatable, Sendable {
-    /// Buffered; it will be processed in order.
-    case accepted
-    /// More than the reorder window behind the latest `t` of its source: not processed. The
-    /// owner writes it to the late output and counts it.
-    case late(behind: Nanoseconds)
-    /// Its source already ended with an `end` event: bad input.
-    case afterEnd
-  }
-
+public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Processor: Sendable {
   /// How the input ended, known once every source has finished.
   public struct EndOfInput: Sendable {
     /// The latest `end` event's time when every source had one, otherwise `nil` (end of stream).
@@ -95,6 +88,27 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     self.sources = SourceStates(count: sourceCount)
   }
 
+  /// An engine in the same state as `other`, going on apart from it: the same events buffered,
+  /// timers set and cues waiting.
+  ///
+  /// An engine is not copyable: its reorder buffer is its own, so taking in an event needs no
+  /// copy-on-write check. Copy one on purpose with this.
+  /// - Complexity: O(*n*) in the buffered events, timers and cues.
+  public init(copying other: borrowing Engine) {
+    processor = other.processor
+    reorderWindow = other.reorderWindow
+    endOfInput = other.endOfInput
+    bufferLimit = other.bufferLimit
+    bufferBytes = other.bufferBytes
+    releasedEarly = other.releasedEarly
+    bufferedTextBytes = other.bufferedTextBytes
+    deferred = other.deferred
+    context = other.context
+    sources = other.sources
+    buffer = other.buffer.copied()
+    nextSequence = other.nextSequence
+  }
+
   /// The trace time processing has reached.
   public var now: Nanoseconds { context.now }
 
@@ -116,15 +130,16 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   @_specialize(exported:true,where Processor == Pipeline)
   public mutating func apply(_ header: TraceHeader) { processor.apply(header) }
 
-  /// Why ``push(_:from:)`` would refuse an event at `t` from `source` now, or `nil` when it
-  /// would take it (an `end` event is never late). A caller that still needs a refused event
-  /// asks first, and hands over the others without a copy.
+  /// Why ``push(_:from:)`` would refuse an event at `t` from `source` now (``RefusedEvent/Reason/late(behind:)``
+  /// or ``RefusedEvent/Reason/afterEnd``), or `nil` when it would take it (an `end` event is
+  /// never late): for a caller that leaves a refused event where it is, unread, to report it
+  /// with its position.
   @inline(__always)
   // Inlinable: asked before every event, and as a call from another module it copied the
   // whole engine (callgrind: about 120 instructions an event in a plain release build). An
   // owner resumes deferred work before it asks (the deferred work may move `now`).
   @inlinable
-  public func refusal(at t: Nanoseconds, isEnd: Bool, from source: Int) -> Admission? {
+  public func refusal(at t: Nanoseconds, isEnd: Bool, from source: Int) -> RefusedEvent.Reason? {
     guard !sources[source].finished else { return .afterEnd }
     if isEnd { return nil }
     if let latest = sources[source].latest, latest - t > reorderWindow { return .late(behind: latest - t) }
@@ -133,88 +148,55 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     return nil
   }
 
-  /// Takes in one event of `source` and processes every event that can no longer be overtaken.
+  /// Takes in one event of `source` and processes every event that can no longer be overtaken;
+  /// an event it refuses comes back in the error, as it was given, with why.
+  ///
+  /// The one way in, for the replay, ``CreaseSession`` and its cue sequence alike: the refused
+  /// event is handed back rather than copied before the push, so an owner that reports it keeps
+  /// no copy of each event it pushes. A refused event ahead of its source's latest `t` still
+  /// moves the source on.
+  /// - Throws: ``RefusedEvent`` with ``RefusedEvent/Reason/late(behind:)`` or
+  ///   ``RefusedEvent/Reason/afterEnd``.
   /// - Complexity: O(*k* + *s*) amortized, where *k* is how many buffered events the new one
   ///   sorts before (0 for in-order input) and *s* the number of sources.
-  // The entry points are specialized for `Pipeline` here, where it is known, and exported: a
-  // client built without cross-module optimization (an app's, a plain `swift build -c release`)
-  // then calls them instead of the generic code (callgrind: a JSON line 8,424 → 2,275
-  // instructions with `TraceReplay.run` specialized too).
+  // Specialized for `Pipeline` here, where it is known, and exported: a client built without
+  // cross-module optimization (an app's, a plain `swift build -c release`) then calls it
+  // instead of the generic code (callgrind: a JSON line 8,424 → 2,275 instructions with
+  // `TraceReplay.run` specialized too).
   @_specialize(exported:true,where Processor == Pipeline)
-  public mutating func push(_ event: consuming Event, from source: Int) -> Admission {
+  public mutating func push(_ event: consuming Event, from source: Int) throws(RefusedEvent) {
     // Judged against the time the work already handed in reaches, not where it stopped. Done
     // before the event is read: read before a call that changes the engine, its payload was
     // copied and the copy destroyed after (callgrind, `make library-cost`: about 80
     // instructions an event).
     finishDeferredWork()
-    let isEnd = event.isEnd
-    if let refusal = refusal(ofPushAt: event.t, isEnd: isEnd, from: source) { return refusal }
-    admit(event, from: source, isEnd: isEnd)
-    return .accepted
+    let t = event.t
+    // Whether the event is `end` is asked only of a refused one (an `end` is never late), and
+    // the admission finds it out from the look at the payload it takes anyway.
+    if let reason = refusal(at: t, isEnd: false, from: source), reason == .afterEnd || !event.isEnd {
+      if reason != .afterEnd, t > sources[source].latest ?? .min { sources[source].latest = t }
+      throw RefusedEvent(event: consume event, reason: reason)
+    }
+    admit(consume event, from: source)
   }
 
-  /// Takes in `event` as ``push(_:from:)`` does, but hands a refused event back with why,
-  /// rather than dropping it: an owner that reports refused events (a session) then keeps no
-  /// copy of each event it pushes. Returns `nil` when the event was accepted.
-  /// - Complexity: as ``push(_:from:)``.
-  // The copy it spares went through the event's value witnesses (callgrind, `make
-  // library-cost`: a session 1,266 → 1,125 instructions an event).
-  @_specialize(exported:true,where Processor == Pipeline)
-  package mutating func push(
-    handingBack event: consuming Event, from source: Int
-  ) -> (event: Event, refusal: Admission)? {
-    // As in `push(_:from:)`: the deferred work before the event is read.
-    finishDeferredWork()
-    let isEnd = event.isEnd
-    if let refusal = refusal(ofPushAt: event.t, isEnd: isEnd, from: source) { return (event, refusal) }
-    admit(event, from: source, isEnd: isEnd)
-    return nil
-  }
-
-  /// Why a push of an event at `t` is refused, or `nil` when it is to be admitted; asked once
-  /// deferred work is done. A refused event ahead of its source still moves the source on, even
-  /// when processed time has passed it.
+  /// Takes in an event ``push(_:from:)`` has admitted.
+  // Inlined into its one caller: a call of its own passed the event through memory again.
   @inline(__always)
-  private mutating func refusal(ofPushAt t: Nanoseconds, isEnd: Bool, from source: Int) -> Admission? {
-    guard let refusal = refusal(at: t, isEnd: isEnd, from: source) else { return nil }
-    if refusal != .afterEnd, !isEnd, t > sources[source].latest ?? .min { sources[source].latest = t }
-    return refusal
-  }
-
-  /// Gives the reorder buffer storage of this engine's own, copying it if another copy of the
-  /// engine shares it: for a caller that then admits events with `bufferIsOwned` while it holds
-  /// the engine and makes no copy of it, so the buffer stays this engine's alone.
-  /// - Complexity: O(1), or O(*n*) in the buffered events when the storage is shared.
-  package mutating func ownBuffer() { buffer.makeUnique() }
-
-  /// Takes in an event that ``refusal(at:isEnd:from:)`` has just admitted, without asking
-  /// again: ``push(_:from:)`` for a caller that asked first.
-  ///
-  /// `bufferIsOwned` skips the reorder buffer's copy-on-write check (a runtime call an event,
-  /// about 10 instructions): for a caller that called ``ownBuffer()`` and has not copied the
-  /// engine since.
-  // Never inlined: inlined into a second caller, the reorder buffer's insertion was compiled
-  // again, generically, and copied each event twice (callgrind: 370 instructions an event more).
-  @inline(never)
-  @_specialize(exported:true,where Processor == Pipeline)
-  package mutating func admit(
-    _ event: consuming Event, from source: Int, isEnd: Bool, bufferIsOwned: Bool = false
-  ) {
-    if isEnd {
+  private mutating func admit(_ event: consuming Event, from source: Int) {
+    guard let textBytes = event.payload.textByteCountUnlessEnd else {
       sources[source].endTime = event.t
       finish(source: source)
       return
     }
     if event.t > sources[source].latest ?? .min { sources[source].latest = event.t }
-    let textBytes = event.payload.textByteCount
-    finishDeferredWork()
+    // No deferred work: the push finished it, and nothing since made more.
     buffer.insert(
-      PendingEvent(event: consume event, source: source, sequence: nextSequence, textBytes: textBytes),
-      isKnownUnique: bufferIsOwned)
+      PendingEvent(event: consume event, source: source, sequence: nextSequence, textBytes: textBytes))
     nextSequence &+= 1  // unchecked: 2^64 events do not happen
     // Unchecked: the buffer holds at most `bufferBytes` plus one event's text.
     bufferedTextBytes &+= textBytes
-    release(then: .fireTimersBeforeWatermark, afterInsert: true)
+    release(then: .fireTimersBeforeWatermark)
   }
 
   /// What a call does once the events it may release have been processed.
@@ -274,7 +256,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   /// stops once the cues reach ``cueLimit`` and leaves the rest for ``resume()``.
   // Inlined into `admit`, its caller per event, as the release it replaced was.
   @inline(__always)
-  private mutating func release(then next: AfterRelease, afterInsert: Bool = false, bounded: Bool = true) {
+  private mutating func release(then next: AfterRelease, bounded: Bool = true) {
     while buffer.count > bufferLimit || bufferedTextBytes > bufferBytes {
       guard !bounded || context.cues.count < Self.cueLimit, let earliest = buffer.popFirst() else {
         deferred = next
@@ -285,8 +267,7 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
     }
     let line = Self.releaseLine(of: sources, reorderWindow: reorderWindow)
     if let line {
-      // Right after an insert the ring is this engine's own: processing cannot copy the engine.
-      while let ready = buffer.popFirst(if: line.admits, isKnownUnique: afterInsert) {
+      while let ready = buffer.popFirst(if: line.admits) {
         process(ready)
         if bounded && context.cues.count >= Self.cueLimit {
           deferred = next
@@ -357,62 +338,6 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   @_specialize(exported:true,where Processor == Pipeline)
   public func latencyBound(for cue: Cue) -> Nanoseconds? { processor.latencyBound(for: cue) }
 
-  /// Appends the cues produced so far to `buffer`, in output order, and forgets them.
-  /// - Complexity: O(1) when `buffer` is empty (the buffers are swapped), else O(*c*) in the
-  ///   number of cues; no allocation once both buffers have grown to their working size.
-  @_specialize(exported:true,where Processor == Pipeline)
-  public mutating func drainCues(into buffer: inout [Cue]) {
-    // Most events emit nothing, and emptying an empty array still costs a call.
-    guard !context.cues.isEmpty else { return }
-    guard buffer.isEmpty else {
-      buffer.append(contentsOf: context.cues)
-      context.cues.removeAll(keepingCapacity: true)
-      return
-    }
-    // The usual case: the two buffers trade places, no cue is copied, and each keeps its
-    // storage (so nothing is allocated once both have grown).
-    swap(&buffer, &context.cues)
-  }
-
-  /// Appends the cues produced so far to `buffer`, in output order, and the processor's latency
-  /// bound for each, asked now, to `bounds`; then forgets them. A stall's bound follows its
-  /// stream's nominal rate, which a later header may change, so an owner that writes cues
-  /// later drains their bounds with them.
-  /// - Complexity: as ``drainCues(into:)``, plus O(*c*) for the bounds.
-  @_specialize(exported:true,where Processor == Pipeline)
-  public mutating func drainCues(into buffer: inout [Cue], bounds: inout [Nanoseconds?]) {
-    for index in context.cues.indices { bounds.append(processor.latencyBound(for: context.cues[index])) }
-    drainCues(into: &buffer)
-  }
-
-  /// Moves every cue produced so far to `cues`, in output order, and the processor's latency
-  /// bound for each, asked now, to `bounds`; returns the bytes of text they carry
-  /// (``CueKind/textByteCount``, for storage bounded in bytes).
-  ///
-  /// For an owner that keeps cues in storage of its own (the replay's cue batches):
-  /// ``drainCues(into:bounds:)`` without copying each cue to ask its bound (callgrind: about
-  /// 250 instructions a cue), and without a closure called for each, which cost about 25 a cue
-  /// more than this loop.
-  ///
-  /// - Precondition: `cues` and `bounds` have room for ``cueCount`` elements, uninitialized;
-  ///   they hold that many initialized ones on return.
-  /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the engine's storage.
-  @_specialize(exported:true,where Processor == Pipeline)
-  package mutating func moveCues(
-    to cues: UnsafeMutablePointer<Cue>, bounds: UnsafeMutablePointer<Nanoseconds?>
-  ) -> Int {
-    // From the back, the only end an array gives an element up from without a copy.
-    var slot = context.cues.count
-    var textBytes = 0
-    while let cue = context.cues.popLast() {
-      slot &-= 1
-      textBytes &+= cue.kind.textByteCount
-      (bounds + slot).initialize(to: processor.latencyBound(for: cue))
-      (cues + slot).initialize(to: cue)
-    }
-    return textBytes
-  }
-
   /// How many cues are waiting to be drained.
   // Inlinable, as `hasCues` is.
   @inlinable
@@ -425,47 +350,32 @@ public struct Engine<Processor: EventProcessor>: Sendable where Processor: Senda
   @inlinable
   public var hasCues: Bool { !context.cues.isEmpty }
 
-  /// Calls `body` with each cue produced so far, in output order, and forgets them; work
-  /// deferred at ``cueLimit`` goes on between batches of cues, so this drains it all.
+  /// Hands `body` each cue produced so far, in output order, with the processor's latency bound
+  /// for it (as ``latencyBound(for:)`` gives it, asked now), and forgets them.
   ///
-  /// When `body` throws, the cue it threw on counts as drained and the cues after it stay
-  /// queued, in order, for the next drain.
+  /// The one way out. It drains what is produced, at most ``cueLimit`` cues after any one
+  /// call; while ``hasDeferredWork``, ``resume()`` produces the next batch, so an owner that
+  /// keeps cues (the replay's batches for its writer thread, a sequence's ready cues) holds at
+  /// most a batch. The cue is the body's to keep: it is moved out, not copied. When `body`
+  /// throws, the cue it threw on counts as drained and the cues after it stay queued, in
+  /// order, for the next drain.
   /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
   @_specialize(exported:true,where Processor == Pipeline)
-  public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows {
-    try drain(askingBounds: false) { cue, _ in try body(cue) }
-  }
-
-  /// Calls `body` with each cue produced so far and the processor's latency bound for it (as
-  /// ``latencyBound(for:)`` gives it, asked now), in output order, and forgets them; as
-  /// ``drainCues(_:)-((Cue)->Void)`` otherwise.
-  /// - Complexity: O(*c*), where *c* is the number of cues; it keeps the buffer's storage.
-  @_specialize(exported:true,where Processor == Pipeline)
-  public mutating func drainCues(_ body: (Cue, Nanoseconds?) throws -> Void) rethrows {
-    try drain(askingBounds: true, body)
-  }
-
-  /// The drains' one loop; `askingBounds` is a constant at each call, so a drain that does not
-  /// want the bounds does not pay for them.
-  @inline(__always)
-  private mutating func drain(askingBounds: Bool, _ body: (Cue, Nanoseconds?) throws -> Void) rethrows {
-    while !context.cues.isEmpty {
-      // Each cue moved out of the array, not copied and then destroyed with it: reversed, the
-      // first comes off the back, the only end that gives an element up without a copy
-      // (callgrind, `make library-cost`: a session 1,076 → 949 instructions an event). One
-      // cue, the usual drain, needs no reversing, and the call cost 12 an event.
-      if context.cues.count > 1 { context.cues.reverse() }
-      do {
-        while let cue = context.cues.popLast() {
-          let bound = askingBounds ? processor.latencyBound(for: cue) : nil
-          try body(cue, bound)
-        }
-      } catch {
-        // What is left is the undrained cues, last first: back in output order.
-        context.cues.reverse()
-        throw error
+  public mutating func drainCues(_ body: (consuming Cue, Nanoseconds?) throws -> Void) rethrows {
+    // Each cue moved out of the array, not copied and then destroyed with it: reversed, the
+    // first comes off the back, the only end that gives an element up without a copy
+    // (callgrind, `make library-cost`: a session 1,076 → 949 instructions an event). One cue,
+    // the usual drain, needs no reversing, and the call cost 12 an event.
+    if context.cues.count > 1 { context.cues.reverse() }
+    do {
+      while let cue = context.cues.popLast() {
+        let bound = processor.latencyBound(for: cue)
+        try body(cue, bound)
       }
-      resume()
+    } catch {
+      // What is left is the undrained cues, last first: back in output order.
+      context.cues.reverse()
+      throw error
     }
   }
 

@@ -7,8 +7,9 @@
 /// array with a consumed prefix, dropped now and then, cost about 100 instructions an event more
 /// in its bulk removals and destroys.)
 ///
-/// A value type: the ring is shared between copies until one of them changes.
-struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
+/// Not copyable: its ring is its own, so a change needs no copy-on-write check (a runtime
+/// call, with the test around it 14 instructions an event); ``copied()`` copies it on purpose.
+struct ReorderBuffer<Element: Comparable>: ~Copyable, Sendable where Element: Sendable {
   private var ring: Ring
 
   /// An empty buffer with room for `capacity` elements before it first grows.
@@ -20,29 +21,20 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
   var count: Int { ring.count }
 
   /// Inserts `element` in order.
-  ///
-  /// `isKnownUnique` skips the copy-on-write check, for a caller that made the buffer unique
-  /// (``makeUnique()``) and has not let it be copied since.
   /// - Complexity: O(1) amortized for an element not smaller than the last; O(*k*) for one that
   ///   sorts *k* places before the end.
   // Inlined into the engine's admit, its one caller per event: as a call, the element was
   // passed through memory and the call cost 29 instructions an event more (callgrind).
   @inline(__always)
-  mutating func insert(_ element: consuming Element, isKnownUnique: Bool = false) {
-    makeUnique(unlessKnown: isKnownUnique)
+  mutating func insert(_ element: consuming Element) {
     checkInvariants(around: ring.insertSorted(element))
   }
 
   /// Removes and returns the smallest element when `condition` holds for it, else `nil`; the
   /// element is looked at in place.
-  ///
-  /// `isKnownUnique` skips the copy-on-write check, for a caller that has inserted since it
-  /// last let the buffer be copied: the engine releases right after each insert, and the check
-  /// costs a runtime call per element (callgrind: 12 instructions an event).
   /// - Complexity: O(1).
-  mutating func popFirst(if condition: (borrowing Element) -> Bool, isKnownUnique: Bool = false) -> Element? {
+  mutating func popFirst(if condition: (borrowing Element) -> Bool) -> Element? {
     guard ring.count > 0, condition(ring[0]) else { return nil }
-    makeUnique(unlessKnown: isKnownUnique)
     return ring.removeFirst()
   }
 
@@ -50,21 +42,12 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
   /// - Complexity: O(1).
   mutating func popFirst() -> Element? { popFirst(if: { _ in true }) }
 
-  /// Gives this buffer a ring of its own, copying a shared one.
-  /// - Complexity: O(1) when the ring is not shared, else O(*n*).
-  mutating func makeUnique() {
-    if !isKnownUniquelyReferenced(&ring) { ring = ring.copy() }
-  }
-
-  /// ``makeUnique()``, or for a caller that knows the ring is unique, only a check of that in
-  /// debug builds.
-  @inline(__always)
-  private mutating func makeUnique(unlessKnown isKnownUnique: Bool) {
-    if isKnownUnique {
-      assert(isKnownUniquelyReferenced(&ring), "a shared ring taken for unique")
-    } else {
-      makeUnique()
-    }
+  /// A buffer of the same elements with a ring of its own.
+  /// - Complexity: O(*n*).
+  func copied() -> ReorderBuffer {
+    var copy = ReorderBuffer(capacity: 1)
+    copy.ring = ring.copy()
+    return copy
   }
 
   /// In debug builds, checks that the ring is in order: whole while it is small, and around
@@ -82,8 +65,9 @@ struct ReorderBuffer<Element: Comparable>: Sendable where Element: Sendable {
   /// Elements `0..<count` from `head`, wrapping at a power-of-two capacity. Its index
   /// arithmetic wraps rather than checks: every value stays below the capacity.
   ///
-  /// Unchecked-sendable because only a uniquely referenced ring is ever changed (the buffer
-  /// copies a shared one first), so no two threads can change one ring.
+  /// Unchecked-sendable, safe because a ring is referenced by one buffer only (the buffer is not
+  /// copyable and ``ReorderBuffer/copied()`` makes a new ring), so whoever may change the buffer
+  /// is the only one who can reach its ring.
   private final class Ring: @unchecked Sendable {
     private var elements: UnsafeMutablePointer<Element>
     private var capacity: Int

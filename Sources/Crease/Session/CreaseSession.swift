@@ -19,9 +19,18 @@
 /// session.drainCues { cue, bound in apply(cue, within: bound) }
 /// ```
 public struct CreaseSession: EventSending, Sendable {
-  // Internal, not private: the cues of an asynchronous sequence run a session's engine and
-  // drain it a bounded batch at a time.
-  var engine: Engine<Pipeline>
+  private var storage: SessionEngine
+
+  /// The session's engine, made this session's own before it changes. Internal, not private:
+  /// the cues of an asynchronous sequence run a session's engine and drain it a bounded batch
+  /// at a time.
+  var engine: Engine<Pipeline> {
+    _read { yield storage.engine }
+    _modify {
+      if !isKnownUniquelyReferenced(&storage) { storage = SessionEngine(Engine(copying: storage.engine)) }
+      yield &storage.engine
+    }
+  }
   /// How far behind the latest event one may arrive and still be put in order.
   public let reorderWindow: Nanoseconds
 
@@ -58,9 +67,10 @@ public struct CreaseSession: EventSending, Sendable {
   /// configuration, taken as the caller validated them).
   init(checked configuration: Configuration, reorderWindow: Nanoseconds, frameRates: [StreamName: Double]) {
     self.reorderWindow = reorderWindow
-    engine = Engine(
+    var engine = Engine(
       processor: Pipeline(configuration: configuration), sourceCount: 1, reorderWindow: reorderWindow)
     if !frameRates.isEmpty { engine.apply(TraceHeader(nominalFrameRates: frameRates)) }
+    storage = SessionEngine(engine)
   }
 
   /// Takes any event (``EventSending`` adds a call for each kind: `hinge(_:status:at:)`,
@@ -68,9 +78,7 @@ public struct CreaseSession: EventSending, Sendable {
   /// latest, or after ``finish()`` or an `end` event, is refused.
   /// - Complexity: amortized O(1) per event and cue; no allocation in steady state.
   public mutating func send(_ event: consuming Event) throws(RefusedEvent) {
-    if let refused = engine.push(handingBack: event, from: 0) {
-      throw RefusedEvent(event: refused.event, refusal: refused.refusal)
-    }
+    try engine.push(event, from: 0)
   }
 
   /// Idle advance (SPEC 4.1): trace time follows the wall clock while no event arrives, as if
@@ -96,12 +104,17 @@ public struct CreaseSession: EventSending, Sendable {
 
   /// Calls `body` with each cue produced so far, in order, and forgets them. When `body`
   /// throws, the cues after the one it threw on stay queued for the next drain.
-  public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows { try engine.drainCues(body) }
+  public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows {
+    try drainCues { cue, _ in try body(cue) }
+  }
 
   /// Calls `body` with each cue produced so far and its latency bound (``latencyBound(for:)``),
   /// in order, and forgets them: a drain that states each cue's bound without a second access
   /// to the session inside the closure. As ``drainCues(_:)-((Cue)->Void)`` when `body` throws.
   public mutating func drainCues(_ body: (Cue, Nanoseconds?) throws -> Void) rethrows {
-    try engine.drainCues(body)
+    repeat {
+      try engine.drainCues(body)
+      engine.resume()
+    } while engine.hasCues
   }
 }

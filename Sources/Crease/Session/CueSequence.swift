@@ -79,7 +79,7 @@ where Base.Element == Event, C.Duration == Duration {
         // Work the engine left at its cue limit comes before the next input.
         if session.engine.hasDeferredWork {
           session.engine.resume()
-          session.engine.drainCues(into: &ready)
+          session.engine.drainCues { cue, _ in ready.append(cue) }
           continue
         }
         guard !baseIsExhausted, !failed else { return nil }
@@ -91,8 +91,7 @@ where Base.Element == Event, C.Duration == Duration {
         switch input {
         case .event(let event, let arrival):
           let t = event.t
-          if let refused = session.engine.push(handingBack: event, from: 0) {
-            let refusal = RefusedEvent(event: refused.event, refusal: refused.refusal)
+          do { try session.send(event) } catch let refusal {
             switch policy {
             case .end:
               failed = true
@@ -110,7 +109,7 @@ where Base.Element == Event, C.Duration == Duration {
           baseIsExhausted = true
           session.finish()
         }
-        session.engine.drainCues(into: &ready)
+        session.engine.drainCues { cue, _ in ready.append(cue) }
       }
       defer { nextIndex += 1 }
       return ready[nextIndex]

@@ -18,6 +18,8 @@ struct ChromeCueSink: CueSink {
 
   mutating func start(at t: Nanoseconds) { output.startPacing(at: t) }
 
+  static var notesEvents: Bool { true }
+
   mutating func note(_ event: borrowing Event, from source: Int) throws {
     let timeline = timeline
     try output.write(at: event.t) { timeline.note(copy event, from: source, into: &$0) }

@@ -14,6 +14,11 @@ protocol CueSink {
   /// The first event's trace time: a paced output starts its clock.
   mutating func start(at t: Nanoseconds)
 
+  /// Whether ``note(_:from:)`` does anything: a sink that draws the inputs is told only of the
+  /// events the engine takes, so the replay asks the engine before it reads an event for it. A
+  /// constant of the sink's type, folded away where the replay is specialized.
+  static var notesEvents: Bool { get }
+
   /// An event the engine is about to take, from source `source`: a timeline draws the inputs
   /// as well as the cues. Line formats do nothing, inlined away.
   mutating func note(_ event: borrowing Event, from source: Int) throws

@@ -21,6 +21,8 @@ struct LineCueSink: CueSink {
   mutating func start(at t: Nanoseconds) { output.startPacing(at: t) }
 
   @inline(__always)
+  static var notesEvents: Bool { false }
+
   func note(_ event: borrowing Event, from source: Int) {}
 
   mutating func write<Processor>(cuesOf engine: inout Engine<Processor>) throws {

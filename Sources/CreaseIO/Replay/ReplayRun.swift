@@ -9,7 +9,7 @@ import CreaseRecording
 /// end of a source, several or live sources, `--loop`, progress, unknown keys) through
 /// ``handle(_:from:)``. Both admit an event the same way, so the output is the same bytes
 /// whichever took it.
-struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: CueSink> {
+struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: CueSink>: ~Copyable {
   let replay: TraceReplay<Processor>
   var engine: Engine<Processor>
   var sources: [ReplaySource<Feed>]
@@ -30,7 +30,8 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
   var latestRead: (t: Nanoseconds, wall: Nanoseconds)?
 
   init(
-    replay: TraceReplay<Processor>, engine: Engine<Processor>, sources: [ReplaySource<Feed>], sink: Sink,
+    replay: TraceReplay<Processor>, engine: consuming Engine<Processor>, sources: [ReplaySource<Feed>],
+    sink: Sink,
     outputs: TraceReplay<Processor>.Outputs
   ) {
     self.replay = replay
@@ -117,15 +118,18 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
     var taken = 0
     defer { source.count(.processed, lines: taken) }
     let feed = source.feed
-    // The engine is this run's alone, and nothing below copies it (the sink drains it in
-    // place): its reorder buffer, made its own once here, stays so for every event.
-    engine.ownBuffer()
-    while let t = try feed.nextEventTime(), engine.refusal(at: t, isEnd: false, from: source.index) == nil {
+    while let t = try feed.nextEventTime() {
+      // A sink that draws the inputs is told of an event only once the engine would take it;
+      // one refused stays in the feed.
+      if Sink.notesEvents, engine.refusal(at: t, isEnd: false, from: source.index) != nil { break }
       let event = feed.takeEvent()
-      taken &+= 1
       noteRead(t)
       try sink.note(event, from: source.index)
-      engine.admit(consume event, from: source.index, isEnd: false, bufferIsOwned: true)
+      do throws(RefusedEvent) { try engine.push(consume event, from: source.index) } catch {
+        // Handed back, and handled as any other item: reported from the line just read.
+        return .record(.event(error.event))
+      }
+      taken &+= 1
       if engine.hasCues { try writeCues() }
     }
     return try feed.takeItem()
@@ -173,23 +177,26 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
       return .next
     }
     noteRead(event.t)
-    switch engine.refusal(at: event.t, isEnd: isEnd, from: source.index) {
-    case .late(let behind):
-      _ = engine.push(event, from: source.index)  // the engine counts its source as having reached t
-      return try handleLate(source, behind: behind, event: event)
-    case .afterEnd:
-      return try reject(source, column: 1, "a record after this trace's 'end' event")
-    case .accepted, nil:
+    // The sink notes the events the engine takes, and only those.
+    if engine.refusal(at: event.t, isEnd: isEnd, from: source.index) == nil {
       try sink.note(event, from: source.index)
-      engine.admit(consume event, from: source.index, isEnd: isEnd)
-      source.count(.processed)
-      guard isEnd else { return .next }
-      // Everything due by `end` is out now, and a live reader sees it at once: the lines after
-      // it are read (and reported) as they come, which may be much later (SPEC 4.1).
-      try writeCues()
-      try sink.flush()
-      return try rejectRest(of: source)
     }
+    do throws(RefusedEvent) {
+      // A late event is pushed all the same: the engine counts its source as having reached t.
+      try engine.push(consume event, from: source.index)
+    } catch {
+      guard case .late(let behind) = error.reason else {
+        return try reject(source, column: 1, "a record after this trace's 'end' event")
+      }
+      return try handleLate(source, behind: behind, event: error.event)
+    }
+    source.count(.processed)
+    guard isEnd else { return .next }
+    // Everything due by `end` is out now, and a live reader sees it at once: the lines after
+    // it are read (and reported) as they come, which may be much later (SPEC 4.1).
+    try writeCues()
+    try sink.flush()
+    return try rejectRest(of: source)
   }
 
   /// The source ran out: it ended, or another loop starts it over.

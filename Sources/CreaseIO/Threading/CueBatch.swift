@@ -49,10 +49,14 @@ final class CueBatch: @unchecked Sendable {
     assert(taken == 0, "a batch is filled, then taken from, then emptied")
     let added = engine.cueCount
     if added > room { grow(toHold: count + added) }
-    // The engine fills exactly `added` slots from here, for which there is room now: the
-    // storage holds `count + added`.
-    textBytes &+= engine.moveCues(to: cues + count, bounds: bounds + count)
-    count += added
+    // Safe because the storage holds `count + added` now, and the engine hands over exactly
+    // `added` cues: each goes to the next uninitialized slot, counted as it is initialized.
+    engine.drainCues { cue, bound in
+      textBytes &+= cue.kind.textByteCount
+      (bounds + count).initialize(to: bound)
+      (cues + count).initialize(to: consume cue)
+      count &+= 1
+    }
   }
 
   /// Moves the cues `engine` has produced through the batch, empty before and after, handing

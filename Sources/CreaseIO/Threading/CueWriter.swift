@@ -89,6 +89,8 @@ final class CueWriter: CueSink {
   func begin() {}
   func start(at t: Nanoseconds) {}
   func flush() {}
+  static var notesEvents: Bool { false }
+
   @inline(__always) func note(_ event: borrowing Event, from source: Int) {}
 
   private func takeFreeBatch() throws {

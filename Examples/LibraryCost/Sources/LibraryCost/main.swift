@@ -49,13 +49,9 @@ case "session":
   }
 case "engine":
   var engine = Engine(processor: Pipeline(configuration: .default))
-  var cues: [Cue] = []
-  cues.reserveCapacity(64)
   for event in events {
-    _ = engine.push(event, from: 0)
-    engine.drainCues(into: &cues)
-    cueCount += cues.count
-    cues.removeAll(keepingCapacity: true)
+    try engine.push(event, from: 0)
+    engine.drainCues { _, _ in cueCount += 1 }
   }
 case "recorder":
   var recorder = try TraceRecorder(sink: CountingSink())

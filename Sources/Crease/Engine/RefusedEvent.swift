@@ -1,7 +1,8 @@
 /// An event the library would not process, reported to the caller instead of dropped.
 ///
-/// ``CreaseSession`` throws it from every method that takes an event, and the cues of an
-/// asynchronous sequence (``CueSequence``) end with it.
+/// ``Engine/push(_:from:)`` and ``CreaseSession`` throw it from every method that takes an
+/// event, handing the event back, and the cues of an asynchronous sequence (``CueSequence``)
+/// end with it.
 public struct RefusedEvent: Error, Hashable, Sendable {
   /// Why the event was refused.
   public enum Reason: Hashable, Sendable {
@@ -31,15 +32,6 @@ public struct RefusedEvent: Error, Hashable, Sendable {
   public init(event: Event, reason: Reason) {
     self.event = event
     self.reason = reason
-  }
-
-  /// The engine's refusal of `event` as an error (``Engine/push(handingBack:from:)``).
-  init<Processor>(event: consuming Event, refusal: Engine<Processor>.Admission) {
-    switch refusal {
-    case .accepted: preconditionFailure("an accepted event is not refused")
-    case .late(let behind): self.init(event: event, reason: .late(behind: behind))
-    case .afterEnd: self.init(event: event, reason: .afterEnd)
-    }
   }
 }
 
