@@ -13,11 +13,10 @@ public enum TimestampList {
     var number = 0
     while let line = try reader.next() {
       number += 1
-      guard case .complete(let bytes) = line else {
+      guard var text = line.bytes else {
         throw InputError(
           path: source.name, line: number, column: 1, message: "the line is too long for a timestamp")
       }
-      var text = Array(bytes)
       if let comment = text.firstIndex(of: UInt8(ascii: "#")) { text.removeSubrange(comment...) }
       let start = text.firstIndex { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } ?? text.endIndex
       let end = (text.lastIndex { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } ?? -1) + 1

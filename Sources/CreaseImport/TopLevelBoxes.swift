@@ -61,9 +61,7 @@ struct TopLevelBoxes {
     var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
     while filled < count {
-      let read = try bytes.withUnsafeMutableBytes { buffer in
-        try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-      }
+      let read = try source.read(into: &bytes, filled..<count)
       if read == 0 {
         if filled == 0 && allowingEnd { return nil }
         throw MovieFormatError(box: "", offset: offset + filled, message: "the file ends inside a box")
@@ -77,9 +75,7 @@ struct TopLevelBoxes {
   private mutating func discard(_ count: Int, box: String, start: Int) throws {
     var left = count
     while left > 0 {
-      let read = try scratch.withUnsafeMutableBytes { buffer in
-        try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(left, buffer.count)]))
-      }
+      let read = try source.read(into: &scratch, 0..<min(left, scratch.count))
       guard read > 0 else {
         throw MovieFormatError(
           box: "", offset: start, message: "\(box) claims \(count) bytes past the end of the file")

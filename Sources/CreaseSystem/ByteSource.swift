@@ -166,3 +166,17 @@ private func readFromDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawP
 {
   read(descriptor, buffer, count)
 }
+
+extension ByteSource {
+  /// Reads up to `range.count` bytes into `bytes[range]`; returns how many, 0 at the end: a read
+  /// for code that keeps its bytes in an array and touches no pointer.
+  /// - Precondition: `range` lies within `bytes`.
+  public func read(into bytes: inout [UInt8], _ range: Range<Int>) throws -> Int {
+    precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "a range within the array")
+    // Safe because the buffer is the array's own storage, rebased to a range checked above, and
+    // used only for the length of this call.
+    return try bytes.withUnsafeMutableBytes { buffer in
+      try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[range]))
+    }
+  }
+}

@@ -9,7 +9,7 @@ func lines(_ text: String, chunkSize: Int = .max, limit: Int = 1 << 20, overflow
   var result: [String] = []
   while let line = try reader.next(overflow: overflow) {
     switch line {
-    case .complete(let bytes): result.append(String(decoding: bytes, as: UTF8.self))
+    case .unsafeComplete(let bytes): result.append(String(decoding: bytes, as: UTF8.self))
     case .overlong(let length): result.append("<overlong \(length)>")
     }
   }

@@ -44,7 +44,7 @@ struct ReadAheadReaderTests {
       case .blank: summary = "blank"
       case .endOfInput: summary = "end"
       }
-      let raw = reader.line
+      let raw = reader.unsafeLine
       items.append(
         Observation(
           item: summary, raw: raw.map(Array.init), position: reader.position, bytesRead: reader.bytesRead,

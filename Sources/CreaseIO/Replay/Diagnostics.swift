@@ -34,7 +34,7 @@ struct Diagnostics {
   /// Copies the line `reader` returned last as it was read, with its own terminator, when it
   /// has one.
   func copyLine(of reader: any RecordReader, to output: ByteSink?) throws {
-    guard let output, let line = reader.line else { return }
+    guard let output, let line = reader.unsafeLine else { return }
     try output.write(line)
     try output.write(reader.lineTerminator)
   }
@@ -64,7 +64,7 @@ struct Diagnostics {
   /// JSON Lines encoding.
   func keepLate(_ event: Event, readBy reader: any RecordReader) throws {
     guard let late else { return }
-    if reader.line != nil { return try copyLine(of: reader, to: late) }
+    if reader.unsafeLine != nil { return try copyLine(of: reader, to: late) }
     var line: [UInt8] = []
     TraceEncoder.encode(.event(event), into: &line)
     try late.write(line)

@@ -102,7 +102,7 @@ public final class ReadAheadReader: RecordReader {
   /// The next item never waits for the source, only for the reading thread.
   public var hasBufferedItem: Bool { true }
   /// The line last handed over, when lines are kept.
-  public var line: UnsafeRawBufferPointer? { batch?.line(of: last) }
+  public var unsafeLine: UnsafeRawBufferPointer? { batch?.unsafeLine(of: last) }
   /// The terminator of the line last handed over.
   public var lineTerminator: String { last.endsWithCarriageReturn ? "\r\n" : "\n" }
   /// Whether the line last handed over ended with `\r\n`.
@@ -290,7 +290,7 @@ private final class Batch: @unchecked Sendable {
 
   /// The line kept for the item of `note`. The lines are not touched again until the batch is
   /// given back, so the pointer stays good until then.
-  func line(of note: Note) -> UnsafeRawBufferPointer? {
+  func unsafeLine(of note: Note) -> UnsafeRawBufferPointer? {
     guard note.lineCount >= 0 else { return nil }
     return UnsafeRawBufferPointer(rebasing: lines[note.lineStart..<(note.lineStart + note.lineCount)])
   }
@@ -370,7 +370,7 @@ private final class Producer<Reader: RecordReader>: @unchecked Sendable {
       let note = Note(
         position: reader.position, bytesRead: reader.bytesRead,
         endsWithCarriageReturn: reader.endsWithCarriageReturn)
-      batch.append(consume item, line: keepsLines ? reader.line : nil, note: note)
+      batch.append(consume item, line: keepsLines ? reader.unsafeLine : nil, note: note)
       if collectsKeys { batch.keepUnknownKeys(reader.unknownKeys) }
       if batch.isLast { return }
     }

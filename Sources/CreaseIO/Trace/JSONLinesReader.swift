@@ -24,7 +24,7 @@ public final class JSONLinesReader: RecordReader {
   // runtime exclusivity checks in a plain release build (callgrind: 491 instructions a JSON line).
   private var storedLine: UnsafeRawBufferPointer?
   /// The line last returned, without its terminator; `nil` for an overlong one.
-  public var line: UnsafeRawBufferPointer? { storedLine }
+  public var unsafeLine: UnsafeRawBufferPointer? { storedLine }
   /// The terminator of the line last returned.
   public var lineTerminator: String { lines.endedWithCarriageReturn ? "\r\n" : "\n" }
   /// Whether the line last returned ended with `\r\n`.
@@ -57,7 +57,7 @@ public final class JSONLinesReader: RecordReader {
         message:
           "line is \(length) bytes long; the longest line read is \(lines.maximumLineLength) bytes"
       )
-    case .complete(let bytes):
+    case .unsafeComplete(let bytes):
       storedLine = bytes
       guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return .blank }
       do {

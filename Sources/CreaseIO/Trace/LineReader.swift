@@ -13,10 +13,17 @@
 public final class LineReader {
   /// One line, without its line terminator (`\n`, or `\r\n`).
   public enum Line {
-    /// A line that fits; the bytes are valid until the next call to ``next(overflow:)``.
-    case complete(UnsafeRawBufferPointer)
+    /// A line that fits, lent: the bytes are the reader's buffer, valid only until the next call
+    /// to ``next(overflow:)`` (``bytes`` copies them).
+    case unsafeComplete(UnsafeRawBufferPointer)
     /// A line over the limit, already streamed to the overflow sink: its length in bytes.
     case overlong(length: Int)
+
+    /// A copy of a line that fits, the reader's to reuse no more; `nil` for an overlong line.
+    public var bytes: [UInt8]? {
+      guard case .unsafeComplete(let lent) = self else { return nil }
+      return Array(lent)
+    }
   }
 
   /// The longest line read whole, in bytes (``defaultMaximumLineLength`` unless given).
@@ -66,7 +73,7 @@ public final class LineReader {
   @inline(__always) public func next(overflow: ByteSink? = nil) throws -> Line? {
     // A line whole in the buffer, the common case, is taken here, inlined into the reader's
     // loop; reading more, the end and overlong lines are left to a call.
-    if let newline = findNewline() { return .complete(take(upTo: newline)) }
+    if let newline = findNewline() { return .unsafeComplete(take(upTo: newline)) }
     return try readMore(overflow: overflow)
   }
 
@@ -95,13 +102,13 @@ public final class LineReader {
   /// The next line, after reading more of the source as needed.
   private func readMore(overflow: ByteSink?) throws -> Line? {
     while true {
-      if let newline = findNewline() { return .complete(take(upTo: newline)) }
+      if let newline = findNewline() { return .unsafeComplete(take(upTo: newline)) }
       if sourceIsExhausted {
         guard start < end else { return nil }
         storedLineNumber += 1
         let line = UnsafeRawBufferPointer(rebasing: storage[start..<end])
         start = end
-        return .complete(trimmingCarriageReturn(line))
+        return .unsafeComplete(trimmingCarriageReturn(line))
       }
       if isOverlong(buffered: end - start) { return try skipOverlongLine(overflow: overflow) }
       try fill()

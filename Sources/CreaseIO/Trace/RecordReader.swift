@@ -46,7 +46,7 @@ public protocol RecordReader: AnyObject, SendableMetatype {
   ///
   /// Kept apart from the item, which is handed on without its line: moving an item from one
   /// thread to another should not mean rebuilding it (``ReadAheadReader``).
-  var line: UnsafeRawBufferPointer? { get }
+  var unsafeLine: UnsafeRawBufferPointer? { get }
   /// The terminator of the line last returned, so a copy of it is verbatim (`\n` or `\r\n`).
   var lineTerminator: String { get }
   /// Whether ``lineTerminator`` is `\r\n`, asked without making a string (for every line read

@@ -21,7 +21,7 @@ public final class BinaryTraceReader: RecordReader {
   /// Bytes read from the source so far.
   public var bytesRead: Int { storedBytesRead }
   /// Binary records are not copied verbatim; a late one is written out as JSON Lines.
-  public let line: UnsafeRawBufferPointer? = nil
+  public let unsafeLine: UnsafeRawBufferPointer? = nil
   /// A binary trace is read in whole records; it has no line terminator of its own.
   public let lineTerminator = "\n"
   /// Always `false`: binary records have no line terminator.
