@@ -3,14 +3,14 @@ import Testing
 @testable import Crease
 
 /// Marble diagrams for the camera stage's machines, one character per frame slot (30 fps) or
-/// tick, in the notation of `DebounceMarble`.
+/// tick, in the notation of `Marble` (`-` nothing in a slot, a group in brackets).
 ///
 /// Frames in: `.` a frame, `c` a frame from another camera, `-` a missing slot, `d` a slot
 /// dropped with a reason, `n` one dropped without, `D` a slot dropped and then delivered after
 /// all. Out, at each slot: the input's `-`, `d` or `n` where no frame came, else `.` nothing, `g`
 /// a gap reported at this frame, `h` a held two-frame gap this frame proved a gap, `e` gaps among
 /// the first deltas, judged at this frame (the stream's first estimate), several marks in
-/// parentheses; `|` at the end when the input's end reported anything.
+/// brackets; `|` at the end when the input's end reported anything.
 ///
 /// A slot is `1 / slotsPerFrame` of the frame duration at `fps`, so that deltas of a fraction
 /// of a frame can be drawn (with `slotsPerFrame` 5, `.    .` is one frame, `.      .` 1.4).
@@ -45,7 +45,7 @@ enum FrameGapsMarble {
           (action.heldGap != nil ? "h" : "") + (action.revealed != nil ? "g" : "")
           + (action.earlyGaps ? "e" : "")
         machine.clearEarlyGaps()
-        output += marks.isEmpty ? "." : marks.count == 1 ? marks : "(\(marks))"
+        output += marks.isEmpty ? "." : marks.count == 1 ? marks : "[\(marks)]"
       case "d", "n":
         machine.drop(Drop(pts: pts, reason: symbol == "d" ? .frameWasLate : nil))
         output.append(symbol)
@@ -77,7 +77,7 @@ struct FrameGapsMarbleTests {
       // The same slots dropped with a reason: a gap each, reported at once, never a rate change.
       ("......d.d.d.d.d.d.", "......dgdgdgdgdgdg"),
       // A held gap followed by a drop-bridged one: the drop refutes the rate change.
-      ("......-.d.......", "......-.d(hg)......"),
+      ("......-.d.......", "......-.d[hg]......"),
     ])
   func gaps(input: String, expected: String) {
     #expect(FrameGapsMarble.run(input) == expected)

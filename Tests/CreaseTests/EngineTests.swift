@@ -4,21 +4,21 @@ import Testing
 
 @Suite("Event-time engine")
 struct EngineTests {
-  @Test("events come out in trace-time order", arguments: ["a-b-c", "abc", "(ab)--c", "a---|"])
+  @Test("events come out in trace-time order", arguments: ["a-b-c", "abc", "[ab]--c", "a---|"])
   func passThrough(diagram: String) {
     #expect(MarbleRun(sources: [diagram]).output == diagram)
   }
 
   @Test("sources merge by t; ties keep command-line order")
   func mergeTies() {
-    #expect(MarbleRun(sources: ["a-b", "c-d"]).output == "(ac)-(bd)")
-    #expect(MarbleRun(sources: ["c-d", "a-b"]).output == "(ca)-(db)")
-    #expect(MarbleRun(sources: ["a--b", "-c-d"]).output == "ac-(bd)")
+    #expect(MarbleRun(sources: ["a-b", "c-d"]).output == "[ac]-[bd]")
+    #expect(MarbleRun(sources: ["c-d", "a-b"]).output == "[ca]-[db]")
+    #expect(MarbleRun(sources: ["a--b", "-c-d"]).output == "ac-[bd]")
   }
 
   @Test("ties within a source keep line order")
   func lineOrder() {
-    #expect(MarbleRun(sources: ["(ba)c"]).output == "(ba)c")
+    #expect(MarbleRun(sources: ["[ba]c"]).output == "[ba]c")
   }
 
   @Test("a source read to its end before the other still merges by t")
@@ -59,7 +59,7 @@ struct EngineTests {
 
   @Test("at equal times input events come before timers")
   func eventsBeforeTimers() {
-    #expect(MarbleRun(sources: ["a--b"], timers: ["a": 3]).output == "a--(bA)")
+    #expect(MarbleRun(sources: ["a--b"], timers: ["a": 3]).output == "a--[bA]")
   }
 
   @Test("a timer fires as soon as the watermark passes it, not with a later event")
@@ -82,7 +82,7 @@ struct EngineTests {
         .init(source: 0, t: 3, label: "c"),
       ],
       window: 2, timers: ["a": 3])
-    #expect(tie.output == "a--(cA)-b", "the event at the watermark still comes before the timer")
+    #expect(tie.output == "a--[cA]-b", "the event at the watermark still comes before the timer")
   }
 
   @Test("a finished source no longer holds the watermark back")
@@ -102,9 +102,9 @@ struct EngineTests {
 
   @Test("timers due at the same time fire in the order they were set")
   func timerOrder() {
-    #expect(MarbleRun(sources: ["(ab)"], timers: ["a": 2, "b": 2]).output == "(ab)-(AB)")
-    #expect(MarbleRun(sources: ["(ba)"], timers: ["a": 2, "b": 2]).output == "(ba)-(BA)")
-    #expect(MarbleRun(sources: ["a(b)"], timers: ["a": 3, "b": 2]).output == "ab-(AB)")
+    #expect(MarbleRun(sources: ["[ab]"], timers: ["a": 2, "b": 2]).output == "[ab]-[AB]")
+    #expect(MarbleRun(sources: ["[ba]"], timers: ["a": 2, "b": 2]).output == "[ba]-[BA]")
+    #expect(MarbleRun(sources: ["a[b]"], timers: ["a": 3, "b": 2]).output == "ab-[AB]")
   }
 
   @Test("scheduling a pending timer re-arms it")
@@ -115,7 +115,7 @@ struct EngineTests {
   @Test("with an end event, timers due at or before it fire and later ones are pending")
   func endEventRule() {
     let dueAtEnd = MarbleRun(sources: ["a--|"], timers: ["a": 3])
-    #expect(dueAtEnd.output == "a--(A|)")
+    #expect(dueAtEnd.output == "a--[A|]")
     #expect(dueAtEnd.pending.isEmpty)
     let dueAfter = MarbleRun(sources: ["a-|"], timers: ["a": 5])
     #expect(dueAfter.output == "a-|")
@@ -124,7 +124,7 @@ struct EngineTests {
 
   @Test("with several sources, the end is the latest end when every source has one")
   func endOfSeveralSources() {
-    #expect(MarbleRun(sources: ["a|", "---|"], timers: ["a": 3]).output == "a--(A|)")
+    #expect(MarbleRun(sources: ["a|", "---|"], timers: ["a": 3]).output == "a--[A|]")
     let oneWithout = MarbleRun(sources: ["a|", "--"], timers: ["a": 5])
     #expect(oneWithout.output == "a----A")
     #expect(oneWithout.pending.isEmpty)

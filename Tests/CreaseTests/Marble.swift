@@ -3,8 +3,11 @@ import Crease
 /// Marble diagrams for the engine, after swift-async-algorithms' notation, on trace time.
 ///
 /// Each character of a diagram is one tick of trace time (1 ns): `-` nothing, a letter an event
-/// (a `mark` with that label), `(ab)` several in one tick, `|` an `end` event. Output diagrams
+/// (a `mark` with that label), `[ab]` several in one tick, `|` an `end` event. Output diagrams
 /// use the same notation for cues; a timer's cue is its letter uppercased.
+///
+/// Every marble diagram of these tests keeps to this: `-` is a tick (or a frame slot) where
+/// nothing comes, and a group in brackets shares one tick, as swift-async-algorithms writes them.
 enum Marble {
   /// One event of a diagram, or one pushed by hand in arrival order.
   struct Push {
@@ -20,12 +23,12 @@ enum Marble {
     var inGroup = false
     for symbol in diagram {
       switch symbol {
-      case "(": inGroup = true
-      case ")": inGroup = false
+      case "[": inGroup = true
+      case "]": inGroup = false
       case "-": break
       default: pushes.append(Push(source: source, t: tick, label: symbol))
       }
-      if !inGroup && symbol != "(" { tick += 1 }
+      if !inGroup && symbol != "[" { tick += 1 }
     }
     return pushes
   }
@@ -45,7 +48,7 @@ enum Marble {
       switch symbols.count {
       case 0: text += "-"
       case 1: text.append(symbols[0])
-      default: text += "(" + String(symbols) + ")"
+      default: text += "[" + String(symbols) + "]"
       }
     }
     return text

@@ -39,7 +39,7 @@ struct SpecRuleMarbleTests {
       ("......-cccccc", "......-.h...."),
       // A drop bridging the next delta is no evidence of a rate change: the held gap is reported,
       // then the bridged gap on its own.
-      ("......-.d.....", "......-.d(hg)...."),
+      ("......-.d.....", "......-.d[hg]...."),
     ])
   func confirmation(input: String, expected: String) {
     #expect(FrameGapsMarble.run(input, declared: 30) == expected)
