@@ -52,6 +52,20 @@ struct ProvenLineParserTests {
     #"{"kind":"frame","pts":-5,"t":1}"#,
   ]
 
+  @Test("every key the fast path takes, spelled in any place on the line, is one its kinds define")
+  func keysFromOneTable() throws {
+    let fastKinds: [EventKind] = [.hinge, .frame, .drop, .mark]
+    let defined = Set([TraceKey.t, .kind] + fastKinds.flatMap { TraceKey.defined(by: $0) })
+    #expect(Set(ProvenLineParser.keys).isSubset(of: defined))
+    // A mark whose label key comes first, then last (the word look-up and the byte-by-byte
+    // fallback near the end of a line): both take the fast path.
+    let parser = ProvenLineParser()
+    for line in [#"{"label":"x","t":1,"kind":"mark"}"#, #"{"t":1,"kind":"mark","label":"x"}"#] {
+      let record = Array(line.utf8).withUnsafeBytes { parser.parseMembers($0) }
+      #expect(record == .event(Event(t: 1, .mark(label: "x"))), "\(line)")
+    }
+  }
+
   @Test("canonical lines take the fast path, with json-c's values", arguments: canonical)
   func canonicalLines(line: String) throws {
     let bytes = Array(line.utf8)

@@ -27,9 +27,12 @@ import CreaseRecording
 /// An instance holds the names each field may hold, built once for a ``TraceParser``: as
 /// globals, each line paid for the check of their one-time initialization.
 struct ProvenLineParser {
-  enum Key {
-    case t, kind, angle, angleRad, status, stream, pts, camera, reason, label
-  }
+  /// A member name the fast path takes.
+  typealias Key = TraceKey
+
+  /// The keys of the kinds the fast path takes (hinge, frame, drop, mark); any other key sends
+  /// the line to json-c.
+  static let keys: [Key] = [.t, .kind, .angle, .angleRad, .status, .stream, .pts, .camera, .reason, .label]
 
   /// One member's value, as found on the line.
   enum Value {
@@ -104,6 +107,7 @@ struct ProvenLineParser {
       case .camera: return store(&camera)
       case .reason: return store(&reason)
       case .label: return store(&label)
+      default: return false
       }
     }
 
@@ -229,18 +233,7 @@ struct ProvenLineParser {
     mutating func key() -> Key? {
       guard offset &+ 10 <= bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return keyByBytes() }
       let word = bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt64.self)
-      let candidates: Range<Int> =
-        switch UInt8(truncatingIfNeeded: word) {
-        case UInt8(ascii: "t"): 0..<1
-        case UInt8(ascii: "k"): 1..<2
-        case UInt8(ascii: "p"): 2..<3
-        case UInt8(ascii: "a"): 3..<4
-        case UInt8(ascii: "l"): 4..<5
-        case UInt8(ascii: "s"): 5..<7
-        case UInt8(ascii: "c"): 7..<8
-        case UInt8(ascii: "r"): 8..<9
-        default: 0..<0
-        }
+      let candidates = Self.keyWordsByFirstByte[Int(UInt8(truncatingIfNeeded: word))]
       for index in candidates {
         let known = Self.keyWords[index]
         if word & known.mask == known.pattern {
@@ -248,6 +241,7 @@ struct ProvenLineParser {
           return known.key
         }
       }
+      // The one key of eight bytes: its closing quote is the ninth.
       if word == Self.angleRad, bytes[offset &+ 9] == UInt8(ascii: "\"") {
         offset &+= 10
         return .angleRad
@@ -263,45 +257,38 @@ struct ProvenLineParser {
       /// The bytes the name and its quote take.
       let length: Int
 
-      init(_ key: Key, _ name: StaticString) {
+      init(_ key: Key) {
         self.key = key
-        length = name.utf8CodeUnitCount + 1
-        var pattern: UInt64 = 0
-        for index in 0..<name.utf8CodeUnitCount { pattern |= UInt64(name.utf8Start[index]) << (8 * index) }
-        self.pattern = pattern | UInt64(UInt8(ascii: "\"")) << (8 * name.utf8CodeUnitCount)
+        let name = Array(key.rawValue.utf8)
+        precondition(name.count < 8, "a key and its quote fit a word")
+        length = name.count + 1
+        self.pattern = Self.word(name + [UInt8(ascii: "\"")])
         mask = length == 8 ? .max : (1 << (8 * length)) - 1
+      }
+
+      /// `bytes` (eight at most) as a little-endian word.
+      static func word(_ bytes: [UInt8]) -> UInt64 {
+        bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
       }
     }
 
-    /// The keys of seven bytes or fewer, grouped by first letter as ``key()`` looks them up.
-    private static let keyWords = [
-      KeyWord(.t, "t"), KeyWord(.kind, "kind"), KeyWord(.pts, "pts"), KeyWord(.angle, "angle"),
-      KeyWord(.label, "label"), KeyWord(.status, "status"), KeyWord(.stream, "stream"),
-      KeyWord(.camera, "camera"), KeyWord(.reason, "reason"),
-    ]
+    /// The fast path's keys of seven bytes or fewer, grouped by first letter.
+    private static let keyWords = ProvenLineParser.keys.filter { $0.rawValue.utf8.count < 8 }
+      .sorted { $0.rawValue.utf8.first! < $1.rawValue.utf8.first! }.map(KeyWord.init)
 
-    /// `angleRad` as a word; its closing quote is the ninth byte.
-    private static let angleRad: UInt64 = {
-      let name: StaticString = "angleRad"
-      return (0..<8).reduce(0) { $0 | UInt64(name.utf8Start[$1]) << (8 * $1) }
-    }()
+    /// For each first byte, the range of ``keyWords`` that start with it (empty for the rest).
+    private static let keyWordsByFirstByte: [Range<Int>] = (0..<256).map { byte in
+      let matching = keyWords.indices.filter { keyWords[$0].key.rawValue.utf8.first == UInt8(byte) }
+      return (matching.first ?? 0)..<((matching.last ?? -1) + 1)
+    }
+
+    /// `angleRad` as a word, the one key of eight bytes.
+    private static let angleRad = KeyWord.word(Array(TraceKey.angleRad.rawValue.utf8))
 
     /// ``key()`` for the last bytes of a line: the name as a plain string, then its bytes.
     private mutating func keyByBytes() -> Key? {
       guard let name = plainString() else { return nil }
-      switch name.count {
-      case 1: return name[0] == UInt8(ascii: "t") ? .t : nil
-      case 3: return Fields.equal(name, "pts") ? .pts : nil
-      case 4: return Fields.equal(name, "kind") ? .kind : nil
-      case 5: return Fields.equal(name, "angle") ? .angle : Fields.equal(name, "label") ? .label : nil
-      case 6:
-        if Fields.equal(name, "status") { return .status }
-        if Fields.equal(name, "stream") { return .stream }
-        if Fields.equal(name, "camera") { return .camera }
-        return Fields.equal(name, "reason") ? .reason : nil
-      case 8: return Fields.equal(name, "angleRad") ? .angleRad : nil
-      default: return nil
-      }
+      return ProvenLineParser.keys.first { name.elementsEqual($0.rawValue.utf8) }
     }
 
     mutating func value() -> Value? {

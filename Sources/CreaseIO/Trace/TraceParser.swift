@@ -352,19 +352,7 @@ public final class TraceParser {
 
   /// The keys each record kind defines besides `t` and `kind`.
   package static func knownKeys(_ kind: EventKind?) -> Set<String> {
-    switch kind {
-    case nil: ["format", "version", "device", "os", "streams"]
-    case .hinge: ["angle", "angleRad", "status", "hinge"]
-    case .frame: ["stream", "pts", "camera"]
-    case .drop: ["stream", "pts", "reason"]
-    case .input: ["stream", "camera"]
-    case .direction: ["view", "toward", "away"]
-    case .display: ["display", "fullScreen"]
-    case .app: ["state"]
-    case .session: ["running", "previewVisible"]
-    case .mark: ["label"]
-    case .end: []
-    }
+    Set(TraceKey.defined(by: kind).map(\.rawValue))
   }
 
   private func collectUnknownKeys(kind: String, fields: JSONObjectReader) {
