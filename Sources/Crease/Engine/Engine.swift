@@ -159,10 +159,8 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   ///   ``RefusedEvent/Reason/afterEnd``.
   /// - Complexity: O(*k* + *s*) amortized, where *k* is how many buffered events the new one
   ///   sorts before (0 for in-order input) and *s* the number of sources.
-  // Specialized for `Pipeline` here, where it is known, and exported: a client built without
-  // cross-module optimization (an app's, a plain `swift build -c release`) then calls it
-  // instead of the generic code (callgrind: a JSON line 8,424 → 2,275 instructions with
-  // `TraceReplay.run` specialized too).
+  // Specialized for `Pipeline` here, where it is known. Tuning: exported-specialization
+  // (Docs/Performance.md), as on every entry point below.
   @_specialize(exported:true,where Processor == Pipeline)
   public mutating func push(_ event: consuming Event, from source: Int) throws(RefusedEvent) {
     // Judged against the time the work already handed in reaches, not where it stopped. Done

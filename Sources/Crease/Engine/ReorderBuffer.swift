@@ -7,8 +7,8 @@
 /// array with a consumed prefix, dropped now and then, cost about 100 instructions an event more
 /// in its bulk removals and destroys.)
 ///
-/// Not copyable: its ring is its own, so a change needs no copy-on-write check (a runtime
-/// call, with the test around it 14 instructions an event); ``copied()`` copies it on purpose.
+/// Not copyable: its ring is its own, so a change needs no copy-on-write check (tuning:
+/// not-copyable, in Docs/Performance.md); ``copied()`` copies it on purpose.
 struct ReorderBuffer<Element: Comparable>: ~Copyable, Sendable where Element: Sendable {
   private var ring: Ring
 

@@ -20,8 +20,7 @@ public final class JSONLinesReader: RecordReader {
   public var bytesRead: Int { lines.bytesRead }
   /// Whether a whole line is already in the buffer.
   public var hasBufferedItem: Bool { lines.hasBufferedLine }
-  // State behind public getters, stored privately: a class's public stored property keeps its
-  // runtime exclusivity checks in a plain release build (callgrind: 491 instructions a JSON line).
+  // State behind public getters, stored privately. Tuning: private-storage (Docs/Performance.md).
   private var storedLine: UnsafeRawBufferPointer?
   /// The line last returned, without its terminator; `nil` for an overlong one.
   public var unsafeLine: UnsafeRawBufferPointer? { storedLine }

@@ -30,8 +30,7 @@ public final class LineReader {
   public let maximumLineLength: Int
   /// The longest line a trace reader reads whole: 1 MiB.
   public static let defaultMaximumLineLength = 1 << 20
-  // State behind public getters, stored privately: a class's public stored property keeps its
-  // runtime exclusivity checks in a plain release build (callgrind: 491 instructions a JSON line).
+  // State behind public getters, stored privately. Tuning: private-storage (Docs/Performance.md).
   private var storedLineNumber = 0
   /// The 1-based number of the line last returned.
   public var lineNumber: Int { storedLineNumber }

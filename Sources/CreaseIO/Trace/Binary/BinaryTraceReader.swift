@@ -9,8 +9,7 @@ import Crease
 public final class BinaryTraceReader: RecordReader {
   /// Where the records come from.
   public let source: ByteSource
-  // State behind public getters, stored privately: a class's public stored property keeps its
-  // runtime exclusivity checks in a plain release build (callgrind: 491 instructions a JSON line).
+  // State behind public getters, stored privately. Tuning: private-storage (Docs/Performance.md).
   private var storedPosition = 0
   /// The 1-based number of the record last returned.
   public var position: Int { storedPosition }
