@@ -67,3 +67,5 @@ public final class JSONLinesReader: RecordReader {
     }
   }
 }
+
+extension JSONLinesReader: ReadsAheadDirectly {}

@@ -219,3 +219,5 @@ public final class BinaryTraceReader: RecordReader {
     return true
   }
 }
+
+extension BinaryTraceReader: ReadsAheadDirectly {}
