@@ -13,7 +13,7 @@ public enum JSONFile {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-      let count = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+      let count = try source.read(into: &chunk, 0..<chunk.count)
       if count == 0 { return bytes }
       bytes.append(contentsOf: chunk[..<count])
       guard bytes.count <= limit else {
@@ -41,6 +41,30 @@ public enum JSONFile {
       throw Error(path: path, text: text, offset: offset, message: "invalid JSON: invalid utf-8 string")
     }
     return try body(root)
+  }
+}
+
+extension JSONFile {
+  /// Parses `bytes`, read from `path`, and hands its root object to `body` as a typed member
+  /// reader; a root that is not an object is an error saying `what` the file should be ("a
+  /// configuration"), and `body`'s own errors come back located in the file.
+  package static func withObject<T>(
+    _ bytes: [UInt8], path: String, what: String, _ body: (JSONObjectReader) throws(JSONValueError) -> T
+  ) throws -> T {
+    // Safe because the reader, which points into `text`, lives only in this call: `body` is
+    // not escaping and gets the reader for its length.
+    try bytes.withUnsafeBytes { text in
+      try withRoot(text, path: path) { root in
+        do throws(JSONValueError) {
+          guard json_object_get_type(root) == json_type_object else {
+            throw JSONValueError(column: 1, message: "\(what) must be a JSON object")
+          }
+          return try body(JSONObjectReader(object: root, line: text))
+        } catch {
+          throw Error(path: path, text: text, offset: error.column - 1, message: error.message)
+        }
+      }
+    }
   }
 }
 

@@ -21,17 +21,8 @@ public enum ScenarioFile {
 
   /// Parses and validates scenario JSON read from `path` (for messages).
   public static func parse(_ bytes: [UInt8], path: String) throws -> ScenarioDescription {
-    try bytes.withUnsafeBytes { text in
-      try JSONFile.withRoot(text, path: path) { root in
-        do throws(JSONValueError) {
-          guard json_object_get_type(root) == json_type_object else {
-            throw JSONValueError(column: 1, message: "a scenario must be a JSON object")
-          }
-          return try scenario(JSONObjectReader(object: root, line: text))
-        } catch {
-          throw JSONFile.Error(path: path, text: text, offset: error.column - 1, message: error.message)
-        }
-      }
+    try JSONFile.withObject(bytes, path: path, what: "a scenario") { (root) throws(JSONValueError) in
+      try scenario(root)
     }
   }
 

@@ -36,17 +36,8 @@ public enum ConfigurationFile {
   {
     let configuration: Configuration
     do {
-      configuration = try bytes.withUnsafeBytes { text in
-        try JSONFile.withRoot(text, path: path) { root in
-          do throws(JSONValueError) {
-            guard json_object_get_type(root) == json_type_object else {
-              throw JSONValueError(column: 1, message: "a configuration must be a JSON object")
-            }
-            return try self.configuration(JSONObjectReader(object: root, line: text), over: base)
-          } catch {
-            throw JSONFile.Error(path: path, text: text, offset: error.column - 1, message: error.message)
-          }
-        }
+      configuration = try JSONFile.withObject(bytes, path: path, what: "a configuration") {
+        (root) throws(JSONValueError) in try self.configuration(root, over: base)
       }
     } catch let error as JSONFile.Error {
       throw Error(file: error)
