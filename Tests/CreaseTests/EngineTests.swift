@@ -350,6 +350,33 @@ struct EngineCopyTests {
     return engine
   }
 
+  @Test("a copy taken with work deferred at the cue limit gives the original's cues and counts")
+  func copyWithDeferredWork() throws {
+    var original = Engine(processor: Pipeline(configuration: .default), bufferLimit: 64)
+    for event in EngineCueLimitTests.events(streams: 1_500, flips: 4) { try original.push(event, from: 0) }
+    try original.push(Event(t: .seconds(1), .mark(label: "last")), from: 0)
+    let deferred = original.hasDeferredWork
+    #expect(deferred, "the push stopped at the cue limit")
+    var copy = Engine(copying: original)
+    var results: [(cues: [Cue], releasedEarly: Int)] = []
+    for index in 0..<2 {
+      var cues: [Cue] = []
+      func drain(_ engine: inout Engine<Pipeline>) {
+        repeat {
+          engine.drainCues { cue, _ in cues.append(cue) }
+          engine.resume()
+        } while engine.hasCues
+        engine.finish(source: 0)
+        engine.drainCues { cue, _ in cues.append(cue) }
+      }
+      if index == 0 { drain(&original) } else { drain(&copy) }
+      results.append((cues, index == 0 ? original.releasedEarly : copy.releasedEarly))
+    }
+    #expect(!results[0].cues.isEmpty)
+    #expect(results[0].cues == results[1].cues)
+    #expect(results[0].releasedEarly == results[1].releasedEarly && results[0].releasedEarly > 0)
+  }
+
   @Test("a copy made while events are buffered goes on with them, apart from the original")
   func copyWhileBuffered() throws {
     var original = try Self.bufferingAB()

@@ -95,6 +95,8 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   /// copy-on-write check. Copy one on purpose with this.
   /// - Complexity: O(*n*) in the buffered events, timers and cues.
   public init(copying other: borrowing Engine) {
+    // Every stored property, those with a default value too: one left out would start over in
+    // the copy (the copy tests go on from deferred work, a buffer and timers).
     processor = other.processor
     reorderWindow = other.reorderWindow
     endOfInput = other.endOfInput
