@@ -114,8 +114,10 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
     case .readAhead(writingCues: false):
       return try runOnThisThread(sources, feed: ReadAheadReader.self, output: output, reopen: reopen, outputs)
     case .readAhead(writingCues: true):
+      // Reading binary input keeps its thread busy a small part of the time: the cue writer
+      // takes turns on it, rather than a third thread on two cores.
       let feeds = openFeeds(sources, as: ReadAheadReader.self, outputs)
-      let writer = try CueWriter(output: output, format: format, host: feeds[0])
+      let writer = try CueWriter(output: output, format: format, on: feeds[0].thread)
       return try run(feeds, sources, sink: writer, reopen: reopen, outputs)
     case .writeBehind:
       let writer = try CueWriter(output: output, format: format)

@@ -1,14 +1,8 @@
 import Crease
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Formats, counts and writes cues on another thread than the replay's, so that the replay's
-/// own thread only processes events: on a thread of its own, or on the thread that reads the
-/// trace ahead (``ReadAheadReader/host(_:)``), which then takes turns at both.
+/// own thread only processes events: on a thread of its own, or taking turns with other work on
+/// a shared one (``JobThread``).
 ///
 /// The replay hands over cues in batches, each with the latency bound that applied when it
 /// was made (a stall's bound follows its stream's nominal rate, which can change, so it is
@@ -26,32 +20,30 @@ final class CueWriter: CueSink {
 
   private let handoff: BatchHandoff<CueBatch>
   /// The work, for the thread that does it.
-  let job: CueWriteJob
-  /// The writer's own thread, when it has one.
-  private var thread: pthread_t?
+  private let job: CueWriteJob
+  /// The thread the writing runs on.
+  private var thread: JobThread?
   /// The batch being filled, and its place among the batches.
   private var batch: CueBatch?
   private var batchIndex = 0
 
   /// A writer to `output` in `format` (not Chrome, whose timeline the replay's own thread adds
-  /// to), on a thread of its own or, given `host`, on that reader's thread.
-  init(output: LineOutput, format: CueFormat, host: ReadAheadReader? = nil) throws(IOError) {
+  /// to), on `thread` or, without one, on a thread of its own. Its job is added to the thread
+  /// now, ahead of any added later: the replay waits when every batch is full.
+  init(output: LineOutput, format: CueFormat, on thread: JobThread = JobThread(named: "cue writer"))
+    throws(IOError)
+  {
     precondition(format != .chrome, "the Chrome timeline is written on the replay's thread")
     handoff = BatchHandoff(
       batches: (0..<Self.batchCount).map { _ in CueBatch(capacity: Self.batchSize) },
-      signal: host?.signal ?? HandoffSignal())
+      signal: thread.signal)
     job = CueWriteJob(output: output, format: format, handoff: handoff)
-    if let host {
-      host.host(job)
-    } else {
-      let job = job
-      thread = try WorkerThread.start(named: "cue writer") { job.run() }
-    }
+    try thread.add(job)
+    self.thread = thread
   }
 
   deinit {
     handoff.cancel()
-    if let thread { pthread_join(thread, nil) }
   }
 
   /// Moves the cues `engine` has produced to the batch being filled, each with its latency
@@ -78,7 +70,7 @@ final class CueWriter: CueSink {
     batch!.isLast = true
     handOver()
     job.waitUntilDone()
-    if let thread { pthread_join(thread, nil) }
+    // The thread ends once nothing else shares it.
     thread = nil
     if let failure = job.failure { throw failure }
     return job.summary
@@ -107,7 +99,7 @@ final class CueWriter: CueSink {
 
 /// The writing: its state, and the steps a thread takes to do it. Its output, summary and
 /// failure are read by the replay's thread only once it is done.
-final class CueWriteJob: @unchecked Sendable {
+private final class CueWriteJob: ThreadJob, @unchecked Sendable {
   private var output: LineOutput
   let format: CueFormat
   private let handoff: BatchHandoff<CueBatch>
@@ -124,17 +116,12 @@ final class CueWriteJob: @unchecked Sendable {
   }
 
   /// Whether a batch waits to be written; only inside the signal's lock.
-  var hasWork: Bool { !done && handoff.hasReadyBatch }
+  var hasWork: Bool { !isDone && handoff.hasReadyBatch }
   /// Whether nothing is left to write; only inside the signal's lock.
-  var isDone: Bool { done || handoff.isCancelled }
-
-  /// The writer's own thread: writes batches as they come until the last.
-  func run() {
-    while !isDoneLocked, handoff.waitForBatch() { writeNextBatch() }
-  }
+  private var isDone: Bool { done || handoff.isCancelled }
 
   /// Writes the next published batch and gives it back.
-  func writeNextBatch() {
+  func step() {
     let batch = handoff.batches[index]
     let isLast = batch.isLast
     do {
@@ -171,8 +158,6 @@ final class CueWriteJob: @unchecked Sendable {
       while !isDone { handoff.signal.wait() }
     }
   }
-
-  private var isDoneLocked: Bool { handoff.signal.locked { isDone } }
 
   private func finish() {
     handoff.signal.locked {

@@ -1,13 +1,7 @@
 import Crease
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// Runs another reader on a thread of its own, a few batches ahead of its caller, so reading
-/// and parsing a trace overlap with processing it: two cores instead of one.
+/// Runs another reader on another thread, a few batches ahead of its caller, so reading and
+/// parsing a trace overlap with processing it: two cores instead of one.
 ///
 /// It hands over exactly what the reader returned, item by item: the same records, and with
 /// each item the reader's `position`, `bytesRead`, line, line terminator and unknown keys as
@@ -19,6 +13,8 @@ import Crease
 /// streams overlong lines to an overflow sink would write to it from the other thread, out of
 /// order with the caller's writes. And a live source, which the caller waits on between
 /// lines, gains nothing. ``TraceReplay`` reads ahead only when neither is the case.
+///
+/// The reading is a job on ``thread``, which other work may share (``CueWriter``).
 ///
 /// Memory is bounded: at most ``batchCount`` batches of ``batchSize`` items and their lines
 /// are in flight, each batch ending early at ``batchBytes`` of its source, and their
@@ -38,13 +34,13 @@ public final class ReadAheadReader: RecordReader {
 
   private let wrapped: any RecordReader
   private let handoff: BatchHandoff<Batch>
-  /// A cue writer this reader's thread also serves, between batches.
-  private var hostedJob: CueWriteJob?
+  /// The thread the reading runs on, from the first ``next()``.
+  let thread: JobThread
+  private var started = false
   /// The wrapped reader's source.
   public let source: ByteSource
   private var collectsKeys: Bool
   private let keepsLines: Bool
-  private var thread: pthread_t?
   /// The batch being handed over, and its place among the batches.
   private var batch: Batch?
   private var batchIndex = -1
@@ -74,25 +70,14 @@ public final class ReadAheadReader: RecordReader {
     keepsLines = keepingLines
     source = reader.source
     collectsKeys = reader.collectsUnknownKeys
-    handoff = BatchHandoff(batches: (0..<Self.batchCount).map { _ in Batch() })
+    thread = JobThread(named: "read-ahead")
+    handoff = BatchHandoff(batches: (0..<Self.batchCount).map { _ in Batch() }, signal: thread.signal)
   }
 
   deinit {
-    guard let thread else { return }
     batch?.taken = cursor
+    // The reading stops at its next batch; the thread ends, and is joined, with the last owner.
     handoff.cancel()
-    pthread_join(thread, nil)
-  }
-
-  /// The lock and condition of this reader's batches, for a cue writer it hosts.
-  var signal: HandoffSignal { handoff.signal }
-
-  /// Has this reader's thread also write cues for `job`, whose batches share ``signal``: when a
-  /// batch of cues waits it is written first, and otherwise the thread reads ahead. The thread
-  /// goes on until both the reading and the writing are done. Called before reading starts.
-  func host(_ job: CueWriteJob) {
-    precondition(thread == nil, "a cue writer is hosted before reading starts")
-    hostedJob = job
   }
 
   /// The position of the item last handed over.
@@ -113,7 +98,7 @@ public final class ReadAheadReader: RecordReader {
   public var collectsUnknownKeys: Bool {
     get { collectsKeys }
     set {
-      precondition(thread == nil, "collectsUnknownKeys is set before reading starts")
+      precondition(!started, "collectsUnknownKeys is set before reading starts")
       wrapped.collectsUnknownKeys = newValue
       collectsKeys = newValue
     }
@@ -154,7 +139,7 @@ public final class ReadAheadReader: RecordReader {
   /// Gives the batch just handed over back to the reading thread and waits for the next one;
   /// throws the reader's error when it ended the batch.
   private func nextBatch() throws {
-    if thread == nil { try start() }
+    if !started { try start() }
     if let batch {
       if lastIndex >= 0 { lastReleased = notes![lastIndex] }
       lastIndex = -1
@@ -175,42 +160,34 @@ public final class ReadAheadReader: RecordReader {
   }
 
   private func start() throws(IOError) {
-    let start = ReadAheadStart(handoff: handoff, keepsLines: keepsLines, cues: hostedJob)
-    if let reader = wrapped as? any ReadsAheadDirectly {
-      thread = try reader.startReadingAhead(start)
-    } else {
-      thread = try start.run(reading: wrapped)
-    }
+    started = true
+    let batches = ReadAheadBatches(handoff: handoff, keepsLines: keepsLines)
+    try thread.add((wrapped as? any ReadsAheadDirectly)?.readingJob(batches) ?? batches.job(reading: wrapped))
   }
 }
 
-/// A reader whose read-ahead thread is compiled for its own type, so that the thread's calls
-/// for each item are direct rather than through the protocol (callgrind: 5 calls an item). A
-/// format's reader declares it where the reader is declared: ``ReadAheadReader`` names no
-/// format.
+/// A reader whose read-ahead job is compiled for its own type, so that the job's calls for each
+/// item are direct rather than through the protocol (callgrind: 5 calls an item). A format's
+/// reader declares it where the reader is declared: ``ReadAheadReader`` names no format.
 protocol ReadsAheadDirectly: RecordReader {
-  /// Starts the reading thread with a producer of this reader's type.
-  func startReadingAhead(_ start: ReadAheadStart) throws(IOError) -> pthread_t
+  /// The job that reads this reader into `batches`.
+  func readingJob(_ batches: ReadAheadBatches) -> any ThreadJob
 }
 
 extension ReadsAheadDirectly {
-  // A requirement, not only an extension method: each conformance's witness calls `run` with
+  // A requirement, not only an extension method: each conformance's witness calls `job` with
   // its own type, which the optimizer specializes.
-  func startReadingAhead(_ start: ReadAheadStart) throws(IOError) -> pthread_t {
-    try start.run(reading: self)
-  }
+  func readingJob(_ batches: ReadAheadBatches) -> any ThreadJob { batches.job(reading: self) }
 }
 
-/// What a read-ahead thread shares with its ``ReadAheadReader``, besides the reader.
-struct ReadAheadStart {
+/// The batches a ``ReadAheadReader`` takes its items from, for the job that fills them.
+struct ReadAheadBatches {
   fileprivate let handoff: BatchHandoff<Batch>
   fileprivate let keepsLines: Bool
-  fileprivate let cues: CueWriteJob?
 
-  /// Starts the reading thread for `reader`.
-  func run<Reader: RecordReader>(reading reader: Reader) throws(IOError) -> pthread_t {
-    let producer = Producer(reader: reader, keepingLines: keepsLines, handoff: handoff, cues: cues)
-    return try WorkerThread.start(named: "read-ahead") { producer.run() }
+  /// The job that fills the batches from `reader`.
+  func job<Reader: RecordReader>(reading reader: Reader) -> any ThreadJob {
+    ReadingJob(reader: reader, keepingLines: keepsLines, handoff: handoff)
   }
 }
 
@@ -329,57 +306,49 @@ private final class Batch: @unchecked Sendable {
   }
 }
 
-/// The reading thread's work: fill batches in turn until the reader ends or throws, and write
-/// the hosted cue writer's batches as they come, until it is done too.
-private final class Producer<Reader: RecordReader>: @unchecked Sendable {
-  let reader: Reader
-  let handoff: BatchHandoff<Batch>
-  let cues: CueWriteJob?
-  let collectsKeys: Bool
-  let keepsLines: Bool
+/// The reading: fills the batches in turn, a batch a step, until the reader ends or throws.
+///
+/// Not generic itself: a generic class's methods reached through a protocol run unspecialized
+/// (callgrind: 60 instructions an item more). Its filling is a closure made where the reader's
+/// type is known.
+private final class ReadingJob: ThreadJob, @unchecked Sendable {
+  private let handoff: BatchHandoff<Batch>
+  private let fill: (Batch) -> Void
+  private var index = 0
+  /// Set on the job's thread once the reader has ended or thrown; read there only.
+  private var finished = false
 
-  init(reader: Reader, keepingLines: Bool, handoff: BatchHandoff<Batch>, cues: CueWriteJob?) {
-    keepsLines = keepingLines
-    self.reader = reader
+  init<Reader: RecordReader>(reader: Reader, keepingLines: Bool, handoff: BatchHandoff<Batch>) {
     self.handoff = handoff
-    self.cues = cues
+    let filler = BatchFiller(reader: reader, keepsLines: keepingLines)
+    fill = { filler.fill($0) }
+  }
+
+  var hasWork: Bool { !finished && !handoff.isCancelled && handoff.hasFreeBatch }
+
+  func step() {
+    let batch = handoff.batches[index]
+    fill(batch)
+    finished = batch.isLast || batch.failure != nil
+    handoff.publish()
+    index = (index + 1) % handoff.batches.count
+  }
+}
+
+/// Moves a reader's items, with what it says about each, into a batch.
+private struct BatchFiller<Reader: RecordReader> {
+  let reader: Reader
+  let keepsLines: Bool
+  let collectsKeys: Bool
+
+  init(reader: Reader, keepsLines: Bool) {
+    self.reader = reader
+    self.keepsLines = keepsLines
     collectsKeys = reader.collectsUnknownKeys
   }
 
-  private enum Work {
-    case read, write, stop
-  }
-
-  func run() {
-    var index = 0
-    var reading = true
-    while true {
-      let work: Work = handoff.signal.locked {
-        while true {
-          if handoff.isCancelled { return .stop }
-          // Cues first: the replay's thread may be waiting to hand over more.
-          if let cues, cues.hasWork { return .write }
-          if reading && handoff.hasFreeBatch { return .read }
-          if !reading && cues?.isDone ?? true { return .stop }
-          handoff.signal.wait()
-        }
-      }
-      switch work {
-      case .stop:
-        return
-      case .write:
-        cues!.writeNextBatch()
-      case .read:
-        let batch = handoff.batches[index]
-        fill(batch)
-        reading = !batch.isLast && batch.failure == nil
-        handoff.publish()
-        index = (index + 1) % handoff.batches.count
-      }
-    }
-  }
-
-  private func fill(_ batch: Batch) {
+  /// Fills `batch` until it is full, the reader ends, or the reader throws.
+  func fill(_ batch: Batch) {
     batch.reset()
     while !batch.isFull {
       let item: TraceItem
