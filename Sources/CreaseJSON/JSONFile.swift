@@ -29,6 +29,9 @@ public enum JSONFile {
     let tokener = json_tokener_new_ex(JSONNesting.maximumDepth)!
     defer { json_tokener_free(tokener) }
     json_tokener_set_flags(tokener, Int32(JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8))
+    // Safe because json-c reads at most `text.count` bytes of the lent text and keeps no pointer
+    // into it; an empty text's dangling base is never read. A text over 2 GiB is cut, never
+    // overrun, by the clamped count.
     let base = text.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)!
     guard let root = json_tokener_parse_ex(tokener, base, Int32(clamping: text.count)) else {
       let reason = String(cString: json_tokener_error_desc(json_tokener_get_error(tokener)))
@@ -81,6 +84,7 @@ extension JSONDocument {
     case json_type_int: return .integer(json_object_get_int64(value))
     case json_type_double: return .decimal(json_object_get_double(value))
     case json_type_string:
+      // Safe because json-c keeps a string's bytes and length as long as the object.
       let length = Int(json_object_get_string_len(value))
       return .string(
         String(

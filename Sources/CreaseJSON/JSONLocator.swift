@@ -73,6 +73,8 @@ package enum JSONLocator {
     return false
   }
 
+  /// Safe because every byte is read below `bytes.count` (``current`` is `nil` past it), of a
+  /// line the caller lends for the call.
   private struct Scanner {
     let bytes: UnsafeRawBufferPointer
     var offset = 0

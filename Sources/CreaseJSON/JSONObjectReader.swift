@@ -13,7 +13,10 @@ package struct JSONObjectReader {
   }
 
   package let object: OpaquePointer
-  package let line: UnsafeRawBufferPointer
+  /// The text the object was parsed from, lent by the caller for as long as this reader is
+  /// used (the reader does not escape the call that parses the text): read only to locate a
+  /// column, within its count.
+  private let line: UnsafeRawBufferPointer
   /// The keys leading to `object` from the line's top level (empty at the top).
   package var path: [String] = []
 
@@ -33,8 +36,7 @@ package struct JSONObjectReader {
   }
 
   package func error(_ key: String?, _ message: String) -> JSONValueError {
-    JSONValueError(
-      column: JSONLocator.column(of: path + (key.map { [$0] } ?? []), in: line), message: message)
+    JSONValueError(column: column(of: key), message: message)
   }
 
   package func required(_ key: String) throws(JSONValueError) -> OpaquePointer {
@@ -48,6 +50,16 @@ package struct JSONObjectReader {
   package func optional(_ key: String) -> OpaquePointer? {
     if case .value(let value) = member(key) { return value }
     return nil
+  }
+
+  /// The 1-based column of `key`'s value in the line, or of the object when `key` is `nil`.
+  package func column(of key: String?) -> Int {
+    JSONLocator.column(of: path + (key.map { [$0] } ?? []), in: line)
+  }
+
+  /// Whether a member name of the object at `key` holds an escaped NUL, which json-c cuts short.
+  package func memberNameHoldsNUL(under key: String) -> Bool {
+    JSONLocator.memberNameHoldsNUL(at: path + [key], in: line)
   }
 
   package func qualified(_ key: String) -> String { (path + [key]).joined(separator: ".") }
@@ -101,6 +113,8 @@ package struct JSONObjectReader {
     guard json_object_get_type(value) == json_type_string else {
       throw error(key, "'\(qualified(key))' must be a string, not \(Self.typeName(value))")
     }
+    // Safe because json-c keeps a string's bytes, and their length, as long as the object,
+    // which outlives this call.
     let length = Int(json_object_get_string_len(value))
     let bytes = UnsafeRawBufferPointer(start: json_object_get_string(value), count: length)
     return String(decoding: bytes, as: UTF8.self)

@@ -338,7 +338,8 @@ package final class JSONStreamReader {
 
   private func fill() throws {
     if start > 0 {
-      // The rest moves to the front; the regions may overlap, which copyMemory allows.
+      // The rest moves to the front; the regions may overlap, which copyMemory allows. Safe
+      // because `start <= end <= buffer.count`, which every step keeps.
       buffer.withUnsafeMutableBytes { bytes in
         bytes.baseAddress!.copyMemory(from: bytes.baseAddress! + start, byteCount: end - start)
       }

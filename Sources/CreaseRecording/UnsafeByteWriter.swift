@@ -9,6 +9,10 @@
 /// stops the program with a message instead of writing past the memory. The checks cost 17
 /// instructions an event of the bench trace in either input format (callgrind), about 50 a
 /// cue line; `WriteCapacityTests` keeps the capacities right.
+///
+/// Safe because every store goes through a method that first calls ``reserve(_:)`` for the
+/// bytes it stores, so no store reaches ``end``; reads are of the caller's buffer within its
+/// count, or of the digit table within its 200 bytes.
 @usableFromInline package struct UnsafeByteWriter {
   /// Where the next byte goes.
   @usableFromInline package private(set) var cursor: UnsafeMutablePointer<UInt8>
@@ -41,11 +45,14 @@
   /// Writes `bytes` (`bytes.count` of them).
   ///
   /// Always inlined: a literal's length is then known where it is written, and only its case of
-  /// the switch below is left (as a call, each cue's keys cost about 180 instructions).
+  /// the switch below is left. Tuning: hot-inline.
   @inlinable @inline(__always) package mutating func write(_ bytes: UnsafeRawBufferPointer) {
     guard let base = bytes.baseAddress else { return }
     let count = bytes.count
     reserve(count)
+    // Safe because the `count` bytes from `cursor` are reserved, and each load reads bytes
+    // `0..<count` of `bytes` (the overlapping word loads start at 0 and at `count - 8` or
+    // `count - 4`, which their case keeps at or above 0).
     let target = UnsafeMutableRawPointer(cursor)
     // Keys, names and short labels are a few bytes: two overlapping word copies beat a call
     // to memcpy.
@@ -93,6 +100,8 @@
       40414243444546474849505152535455565758596061626364656667686970717273747576777879\
       8081828384858687888990919293949596979899
       """
+    // Safe because the digits are stored from `cursor + count` down to `cursor`, all reserved,
+    // and each table offset is a pair index (0...99) times 2, within the table's 200 bytes.
     var end = cursor + count
     var value = magnitude
     let table = UnsafeRawPointer(pairs.utf8Start)
@@ -131,8 +140,7 @@
     cursor += count
   }
 
-  /// How many decimal digits `value` has (1 for 0). Inlined into the digit writer, where a call
-  /// cost 3 instructions a cue line (callgrind).
+  /// How many decimal digits `value` has (1 for 0). Tuning: hot-inline.
   @inlinable @inline(__always) package static func decimalDigitCount(_ value: UInt64) -> Int {
     // log10(2) ≈ 1233/4096 turns the bit length into the digit count, or one less, which a
     // comparison with the power of ten settles.
@@ -211,7 +219,7 @@
     write(UInt8(ascii: "\""))
   }
 
-  // Inlined into `writeJSONString`: as a call, 6 instructions a mark's cue line more.
+  // Tuning: hot-inline.
   @inlinable @inline(__always) mutating func writeJSONStringContents(_ bytes: UnsafeBufferPointer<UInt8>) {
     // Names and most labels need no escape: their bytes go in at once.
     guard Self.needsEscape(bytes) else {
@@ -232,6 +240,8 @@
     func special(_ word: UInt64) -> Bool {
       below(word, 0x20) | below(word ^ (ones &* 0x22), 1) | below(word ^ (ones &* 0x5C), 1) != 0
     }
+    // Safe because each load reads within `0..<count`: words at `offset` while `offset + 8 <=
+    // count`, then the last 4 bytes from `count - 4` when at least 4 remain, or single bytes.
     let raw = UnsafeRawPointer(base)
     let count = bytes.count
     var offset = 0
@@ -264,6 +274,7 @@
     case 0x0D: write(#"\r"#)
     case 0x09: write(#"\t"#)
     case 0..<0x20:
+      // Safe because both indices are a nibble, within the 16 hex digits.
       let hex: StaticString = "0123456789abcdef"
       write(#"\u00"#)
       write(hex.utf8Start[Int(byte >> 4)])
@@ -281,6 +292,8 @@ extension Array where Element == UInt8 {
   @inlinable package mutating func append(
     writingAtMost capacity: Int, _ body: (inout UnsafeByteWriter) -> Void
   ) {
+    // Safe because the writer is bounded by the scratch memory's capacity, so the bytes it
+    // wrote, from the start to its cursor, are all in that memory and initialized.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
       var writer = UnsafeByteWriter(at: scratch.baseAddress!, capacity: capacity)
       body(&writer)

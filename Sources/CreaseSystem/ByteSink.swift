@@ -99,6 +99,8 @@ public final class FileSink: ByteSink {
   }
 
   private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+    // Safe because `offset` stays below `bytes.count`: a write returns at most what it was
+    // given, and a negative result leaves the loop.
     var offset = 0
     while offset < bytes.count {
       let written = writeToDescriptor(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -152,6 +152,7 @@ public final class MemorySource: ByteSource {
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     let count = Swift.min(buffer.count, bytes.count - offset, chunkSize)
     guard count > 0 else { return 0 }
+    // Safe because `count` is at most the room in `buffer` and the bytes left from `offset`.
     bytes.withUnsafeBytes { source in
       buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
     }

@@ -67,6 +67,7 @@ public struct ContentDigest: Sendable {
       hash = Self.prime5
     }
     hash &+= UInt64(byteCount)
+    // Safe because each load reads a word only while that many bytes remain from `offset`.
     pending.withUnsafeBytes { tail in
       var offset = 0
       while tail.count - offset >= 8 {

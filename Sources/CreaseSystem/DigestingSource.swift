@@ -22,6 +22,7 @@ public final class DigestingSource: ByteSource {
   /// Reads from the wrapped source and digests the bytes.
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     let count = try base.read(into: buffer)
+    // Safe because a source returns at most the buffer's count, all of it written.
     digest.add(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
     return count
   }

@@ -113,6 +113,8 @@ package enum InterruptCleanup {
   /// Makes `paths` what the handler sees, and frees the array it saw before once no handler can
   /// be reading it (or a path removed from it). Called under the mutex.
   private static func publish(_ paths: [UnsafeMutablePointer<CChar>]) {
+    // Safe because the table is written whole before it is published, never changed after, and
+    // freed only once no handler can hold it (below).
     let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: paths.count + 1)
     for (index, path) in paths.enumerated() { table[index] = path }
     table[paths.count] = nil

@@ -121,6 +121,7 @@ public final class SocketSink: ByteSink {
       throw IOError(
         path: name, reason: "the path is longer than a socket address holds (\(capacity - 1) bytes)")
     }
+    // Safe because the path and its NUL fit: `bytes.count < capacity` is checked above.
     withUnsafeMutableBytes(of: &address.sun_path) { raw in
       raw.copyBytes(from: bytes)
       raw[bytes.count] = 0

@@ -181,7 +181,7 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   }
 
   /// Takes in an event ``push(_:from:)`` has admitted.
-  // Inlined into its one caller: a call of its own passed the event through memory again.
+  // Inlined into its one caller. Tuning: hot-inline.
   @inline(__always)
   private mutating func admit(_ event: consuming Event, from source: Int) {
     guard let textBytes = event.payload.textByteCountUnlessEnd else {
@@ -220,8 +220,8 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   /// if the work had not stopped. Any other call finishes the deferred work first, whatever
   /// it produces.
   /// - Complexity: as the call that deferred it, for the events it processes.
-  // Inlinable: an owner resumes after every batch of cues, nearly always with nothing deferred,
-  // and the call alone cost more than the test (callgrind: 4 instructions an event).
+  // An owner resumes after every batch of cues, nearly always with nothing deferred.
+  // Tuning: hot-inline.
   @inlinable
   public mutating func resume() {
     if deferred != nil { resumeDeferredWork() }
@@ -237,8 +237,7 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   }
 
   /// Does the deferred work whole, for a call that comes before its owner resumed. Asked by
-  /// every push: the test is inlined, and only the work is a call (as a call, 18 instructions an
-  /// event).
+  /// every push: the test is inlined, and only the work is a call. Tuning: hot-inline.
   @inline(__always)
   private mutating func finishDeferredWork() {
     if deferred != nil { finishDeferredWorkWhole() }
@@ -254,7 +253,7 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   /// Processes buffered events (the earliest while the buffer is over a limit, counted as
   /// released early; then those no source can precede), and then does `next`. Bounded, it
   /// stops once the cues reach ``cueLimit`` and leaves the rest for ``resume()``.
-  // Inlined into `admit`, its caller per event, as the release it replaced was.
+  // Inlined into `admit`, its caller per event. Tuning: hot-inline.
   @inline(__always)
   private mutating func release(then next: AfterRelease, bounded: Bool = true) {
     while buffer.count > bufferLimit || bufferedTextBytes > bufferBytes {
@@ -433,8 +432,7 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   /// event to be released. Every event before the watermark has been processed by now. A timer
   /// due exactly at the watermark waits: an event at that time is still in time, and at equal
   /// times events come before timers. The watermark is the one ``releaseReadyEvents()`` just
-  /// worked out: asking it again cost a second pass over the sources. Inlined, as the release
-  /// is (a call of its own: 6 instructions an event).
+  /// worked out: asking it again cost a second pass over the sources. Tuning: hot-inline.
   @inline(__always)
   private mutating func fireTimers(before watermark: Nanoseconds) {
     let limit = watermark - Nanoseconds(1)
@@ -443,7 +441,7 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   }
 
   /// Asked twice an event, and nearly always with nothing due: the test is inlined where it is
-  /// asked, and only the firing is a call (the call alone cost about 30 instructions an event).
+  /// asked, and only the firing is a call. Tuning: hot-inline.
   @inline(__always)
   private mutating func fireTimers(dueAtOrBefore limit: Nanoseconds) {
     guard let due = context.timers.nextDue, due <= limit else { return }

@@ -53,6 +53,8 @@ public enum CueFormat: String, CaseIterable, Sendable {
     writer.write(#"{"t":"#)
     let time = writer.cursor
     writer.writeInteger(cue.t.rawValue)
+    // Safe because the digits were just written, and the writer's memory does not move while
+    // the line is encoded.
     let timeDigits = UnsafeRawBufferPointer(start: time, count: writer.cursor - time)
     writer.write(#","since":"#)
     // Most cues take effect at the time of the input they reflect: its digits are copied.

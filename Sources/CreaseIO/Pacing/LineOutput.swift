@@ -43,6 +43,8 @@ public struct LineOutput {
       try flush()
       if capacity > buffer.count { buffer = [UInt8](repeating: 0, count: capacity) }
     }
+    // Safe because `used + capacity` fits in the buffer (made so above), and the writer is
+    // bounded by `capacity` from `used`.
     buffer.withUnsafeMutableBufferPointer { bytes in
       let start = bytes.baseAddress!
       var writer = UnsafeByteWriter(at: start + used, capacity: capacity)

@@ -9,7 +9,8 @@ final class ReaderFeed: EventFeed {
   let reader: any RecordReader
   /// The item read and not yet taken, moved in and out of storage of its own: a stored
   /// optional item was destroyed through the runtime's generic value witnesses (callgrind:
-  /// about 280 instructions an event, `TraceItem.endOfInput`).
+  /// about 280 instructions an event, `TraceItem.endOfInput`). Safe because `isHolding` says
+  /// whether it is initialized: set only after initializing it, cleared only on moving it out.
   private let held = UnsafeMutablePointer<TraceItem>.allocate(capacity: 1)
   private var isHolding = false
 

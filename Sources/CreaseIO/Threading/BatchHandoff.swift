@@ -7,6 +7,8 @@
 /// A lock and a condition that one or more ``BatchHandoff``s share, so that a thread serving
 /// several of them can wait for whichever needs it first.
 final class HandoffSignal: @unchecked Sendable {
+  // Safe to share: the mutex and condition live at fixed addresses (allocated here, freed in
+  // deinit) as pthread requires, and what they guard is touched only inside `locked`.
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 

@@ -40,8 +40,8 @@ public final class JSONLinesReader: RecordReader {
   @inline(__always) public func next() throws -> TraceItem {
     // A line as TraceEncoder writes it, nearly every line, is parsed where it lies in the
     // buffer, and its end is where its record ends: no search for the newline first.
-    if let (record, length, crlf) = parser.canonicalLine(atStartOf: lines.buffered) {
-      storedLine = lines.takeLine(length: length, endsWithCarriageReturn: crlf)
+    if let (record, length, crlf) = parser.canonicalLine(atStartOf: lines.unsafeBuffered) {
+      storedLine = lines.unsafeTakeLine(length: length, endsWithCarriageReturn: crlf)
       return .record(record)
     }
     storedLine = nil

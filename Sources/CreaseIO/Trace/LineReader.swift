@@ -10,6 +10,11 @@
 /// A line longer than ``maximumLineLength`` is not buffered: the reader reports it as
 /// ``Line/overlong(length:)`` and streams its bytes to a sink, if one is given, so a 100 MB
 /// line costs no more memory than a short one and nothing is lost.
+///
+/// Safe because the buffer is the reader's own for its life, every slice of it lies within
+/// `start..<end` (`0 <= start <= end <= storage.count`, which every method keeps), and the lines
+/// it lends, whose names say `unsafe`, stay valid until the next call that reads, which is the
+/// only one that moves bytes.
 public final class LineReader {
   /// One line, without its line terminator (`\n`, or `\r\n`).
   public enum Line {
@@ -78,19 +83,20 @@ public final class LineReader {
 
   /// The bytes buffered and not yet returned as lines: the next line, when it is whole in the
   /// buffer, starts them. Valid until the next call that reads.
-  @inline(__always) var buffered: UnsafeRawBufferPointer {
+  @inline(__always) var unsafeBuffered: UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(rebasing: storage[start..<end])
   }
 
   /// Returns the next line, which the caller found to be the first `length` bytes of
-  /// ``buffered``, followed by a newline or, `endsWithCarriageReturn`, by `\r\n`:
+  /// ``unsafeBuffered``, followed by a newline or, `endsWithCarriageReturn`, by `\r\n`:
   /// ``next(overflow:)`` for a caller that has already seen where the line ends.
-  @inline(__always) func takeLine(length: Int, endsWithCarriageReturn: Bool) -> UnsafeRawBufferPointer {
+  @inline(__always) func unsafeTakeLine(length: Int, endsWithCarriageReturn: Bool) -> UnsafeRawBufferPointer {
     let terminator = endsWithCarriageReturn ? 2 : 1
     assert(
       start + length + terminator <= end && storage[start + length + terminator - 1] == 0x0A,
       "a buffered line ends at a newline")
-    // Unchecked: the line lies within the buffer, and a file of 2^63 lines does not happen.
+    // Safe because the caller found the line and its terminator in `unsafeBuffered` (asserted
+    // above). Unchecked: a file of 2^63 lines does not happen.
     storedLineNumber &+= 1
     storedEndedWithCarriageReturn = endsWithCarriageReturn
     let line = UnsafeRawBufferPointer(start: storage.baseAddress! + start, count: length)

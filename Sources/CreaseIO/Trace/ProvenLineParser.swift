@@ -198,6 +198,11 @@ struct ProvenLineParser {
 
   /// Reads a line from its start. Its offset never passes the end of the line, so the
   /// arithmetic on it wraps rather than checks.
+  ///
+  /// Safe because every read is of bytes below `bytes.count`: a byte is read after `offset <
+  /// bytes.count`, a word or a literal after checking that many bytes remain; the strings it
+  /// returns are slices of `bytes`, which the caller lends for the parse and which the record
+  /// made from them copies.
   struct Scanner {
     let bytes: UnsafeRawBufferPointer
     var offset = 0

@@ -5,6 +5,7 @@ extension String {
   /// costs about 55 instructions a short label less than `String(decoding:as:)` (callgrind).
   init(ascii bytes: UnsafeRawBufferPointer) {
     assert(bytes.allSatisfy { $0 < 0x80 }, "only ASCII is copied in unchecked")
+    // Safe because the capacity is exactly `bytes.count`, every byte of which is written.
     self.init(unsafeUninitializedCapacity: bytes.count) {
       UnsafeMutableRawBufferPointer($0).copyMemory(from: bytes)
       return bytes.count

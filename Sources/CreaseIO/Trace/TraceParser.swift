@@ -87,6 +87,9 @@ public final class TraceParser {
   private func parseWithJSONC(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
     storedUnknownKeys.removeAll(keepingCapacity: true)
     json_tokener_reset(tokener)
+    // Safe because json-c reads exactly `line.count` bytes of the lent line, which is at most a
+    // megabyte or so (an `Int32` holds it), and keeps no pointer into it after the call; an
+    // empty line's dangling base is never read.
     let base = line.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)!
     guard let root = json_tokener_parse_ex(tokener, base, Int32(line.count)) else {
       throw syntaxError(line)
@@ -219,7 +222,7 @@ public final class TraceParser {
     header.os = try fields.optional("os").map { v throws(JSONValueError) in try fields.string(v, key: "os") }
     if let streams = fields.optional("streams") {
       let streamFields = try fields.nested(streams, key: "streams")
-      guard !JSONLocator.memberNameHoldsNUL(at: ["streams"], in: fields.line) else {
+      guard !fields.memberNameHoldsNUL(under: "streams") else {
         throw fields.error(
           "streams", "a stream name in 'streams' holds a NUL (\\u0000), which is not supported")
       }
@@ -357,7 +360,7 @@ public final class TraceParser {
   private func collectUnknownKeys(kind: String, fields: JSONObjectReader) {
     let known = Self.knownKeys(EventKind(name: kind))
     for key in fields.keys where key != "t" && key != "kind" && !known.contains(key) {
-      storedUnknownKeys.append(UnknownKey(name: key, column: JSONLocator.column(of: [key], in: fields.line)))
+      storedUnknownKeys.append(UnknownKey(name: key, column: fields.column(of: key)))
     }
   }
 }

@@ -15,7 +15,9 @@ struct BodyReader {
     }
   }
 
-  /// The reader's buffer; the record lies in `position..<end`.
+  /// The reader's buffer; the record lies in `position..<end`. Safe because every read is
+  /// preceded by ``need(_:)`` for its bytes, which keeps it inside the record, and the buffer
+  /// is not touched by its reader while a record is decoded.
   let bytes: UnsafeRawBufferPointer
   var position: Int
   let end: Int
@@ -48,12 +50,11 @@ struct BodyReader {
     return T(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: T.self))
   }
 
-  /// Inlined: a hinge record's angle is one, and the call cost 11 instructions a line.
+  /// A hinge record's angle is one. Tuning: hot-inline.
   @inline(__always)
   mutating func uint64() throws(Failure) -> UInt64 { try little(UInt64.self) }
 
-  /// The string of the next `count` bytes. Inlined, once a mark: as a call, 6 instructions a
-  /// line more.
+  /// The string of the next `count` bytes, once a mark. Tuning: hot-inline.
   @inline(__always)
   mutating func string(count: Int) throws(Failure) -> String {
     try need(count)

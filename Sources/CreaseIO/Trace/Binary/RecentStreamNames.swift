@@ -49,7 +49,9 @@ struct RecentStreamNames {
     nextReplaced = (nextReplaced + 1) % Self.capacity
   }
 
-  /// The name's bytes as two little-endian words, the bytes past `count` cleared.
+  /// The name's bytes as two little-endian words, the bytes past `count` cleared. Safe because
+  /// callers guarantee `maximumLength` (16) readable bytes from `start` (the binary reader keeps
+  /// 16 zero bytes after what it read), and the two loads read exactly those.
   private static func key(at start: UnsafeRawPointer, count: Int) -> Key? {
     guard count <= maximumLength else { return nil }
     let low = UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))
