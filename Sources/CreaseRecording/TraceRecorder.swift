@@ -71,9 +71,7 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
 
   /// Writes `event` as a trace line.
   /// - Complexity: O(*l*) in the line's length; no allocation in steady state.
-  // Inlinable, with the steps it takes: compiled generically, in this module, each call looked
-  // up the metadata of `Failure`, a type generic over the sink, about 600 instructions an event
-  // (callgrind, `make library-cost`).
+  // Inlinable, with the steps it takes. Tuning: inlinable-generic.
   @inlinable
   public mutating func send(_ event: Event) throws(Failure) {
     if let reason = refusal(of: event) { throw .refusedEvent(RefusedEvent(event: event, reason: reason)) }
@@ -109,9 +107,8 @@ public struct TraceRecorder<Sink: TraceSink>: EventSending {
     line.removeAll(keepingCapacity: true)
     TraceEncoder.encode(record, into: &line)
     // The line lent as a pointer for the one call. `withUnsafeBytes` rethrows untyped, so the
-    // sink's error is cast back to its type; a `Result` typed by the sink's failure instead cost
-    // a look-up of its generic metadata at every line, about 1,000 instructions an event in an
-    // app's build (callgrind, `make library-cost`).
+    // sink's error is cast back to its type, not carried in a `Result` typed by the sink's
+    // failure. Tuning: inlinable-generic.
     do {
       try line.withUnsafeBytes { bytes in try writer.write(bytes) }
     } catch let failure as Sink.Failure {

@@ -78,8 +78,7 @@
     cursor += count
   }
 
-  /// The most bytes ``writeInteger(_:)`` writes (computed, so it folds into a caller's sum;
-  /// a stored constant was read through its lazy initializer's accessor for every cue).
+  /// The most bytes ``writeInteger(_:)`` writes. Tuning: computed-constant.
   @inlinable package static var integerCapacity: Int { 20 }
 
   /// Writes a decimal integer (at most ``integerCapacity`` bytes).

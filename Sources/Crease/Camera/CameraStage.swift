@@ -52,8 +52,7 @@ struct CameraStage: Sendable {
   // MARK: Events
 
   // Borrowed: taken as consuming, a frame's payload was copied to bind the frame and then
-  // destroyed twice (callgrind: 16 instructions an event on the replay thread). The frame itself
-  // stays consuming in `receive`: borrowed there, 49 more.
+  // destroyed twice. The frame itself stays consuming in `receive`. Tuning: moved-not-copied.
   mutating func process(_ payload: borrowing Event.Payload, context: inout ProcessingContext<StageTimer>) {
     let now = context.now
     switch payload {

@@ -49,8 +49,8 @@ extension Event.Payload {
   public var textByteCount: Int { textByteCountUnlessEnd ?? 0 }
 
   /// ``textByteCount``, or `nil` for `end`: both facts the engine needs of a pushed event, from
-  /// one look at the payload (a second look, to ask whether it is `end`, copied the payload:
-  /// callgrind, about 100 instructions an event).
+  /// one look at the payload: a second look, to ask whether it is `end`, copied the payload.
+  /// Tuning: moved-not-copied.
   @inlinable
   var textByteCountUnlessEnd: Int? {
     switch self {

@@ -4,10 +4,8 @@ import Crease
 /// drained: to a ``CueWriter``'s thread, or written at once on the replay's own.
 ///
 /// The storage is the batch's own and is reused from one hand-over to the next. Cues are moved
-/// in and moved out again to be written, never copied: a cue holds strings, and a copy goes
-/// through its value witnesses. Copying each cue into an array and destroying the original
-/// cost the replay's thread about 400 instructions a cue; looking at a cue in place to write
-/// it still copied it, once for each call it was passed to. Slots are counted with wrapping
+/// in and moved out again to be written, never copied, not even to be looked at in place.
+/// Tuning: moved-not-copied. Slots are counted with wrapping
 /// arithmetic, unchecked: they stay within the storage.
 ///
 /// Safe because slots `taken..<count` hold initialized cues and bounds, and only they: a cue is

@@ -11,9 +11,8 @@ public enum TraceItem {
   case bad(column: Int, message: String)
   /// The source has no more records.
   ///
-  /// A case rather than an optional result: an `Optional<TraceItem>` is destroyed through the
-  /// runtime's generic value witnesses, twice per record, which cost about 280 instructions an
-  /// event (callgrind).
+  /// A case rather than an optional result, which is destroyed twice per record. Tuning:
+  /// moved-not-copied.
   case endOfInput
 
   /// The `t` of an event other than `end`, `nil` for any other item: what a replay's fast loop

@@ -61,9 +61,8 @@ public final class BinaryTraceReader: RecordReader {
   }
 
   /// The decoding state, behind a pointer this reader alone owns and uses, on one thread at a
-  /// time (a reader is read by one thread): handed `inout` to the decoder for every record, a
-  /// stored property of a class was checked for exclusive access at run time each time
-  /// (callgrind: about 170 instructions an event in a plain release build). Safe because it is
+  /// time (a reader is read by one thread), handed `inout` to the decoder for every record.
+  /// Tuning: inout-state. Safe because it is
   /// initialized in `init` and deinitialized in `deinit` only, and no reference to it escapes
   /// the decoding of one record.
   private let state: UnsafeMutablePointer<DecodingState>
