@@ -29,25 +29,46 @@ public struct MovieTiming: Sendable {
   static let mostSamples = 10_000_000
 
   /// The timing of the movie in `source`.
+  ///
+  /// Memory is bounded by the file's timing, not by what its boxes claim: a box's bytes are
+  /// held only as they are read, each fragment is added to its track as it comes and let go,
+  /// and the whole file holds at most ``mostSamples`` samples.
+  /// - Complexity: O(*n*) in the file's size and samples, and O(*s* log *s*) to sort each
+  ///   track's *s* samples.
   public static func read(_ source: ByteSource) throws -> MovieTiming {
     var reader = TopLevelBoxes(source: source)
-    var movie: MovieBox?
-    var fragments: [MovieBox] = []
+    var movie: MovieTables?
     while let box = try reader.next(keeping: ["moov", "moof"]) {
       if box.type == "moov" {
         guard movie == nil else { throw box.error("a second moov box") }
-        movie = box
+        movie = try MovieTables(box)
       } else {
-        fragments.append(box)
+        // ISO 14496-12 puts the movie box before any fragment: a fragment's track and defaults
+        // are the movie's.
+        guard movie != nil else { throw box.error("a moof before the moov box") }
+        try movie!.add(fragment: box)
       }
     }
     guard let movie else {
       throw MovieFormatError(box: "", offset: reader.offset, message: "no moov box: not a movie")
     }
-    return try MovieTiming(movie: movie, fragments: fragments)
+    return MovieTiming(tracks: try movie.tracks.map { track throws(MovieFormatError) in try track.track() })
   }
 
-  private init(movie: MovieBox, fragments: [MovieBox]) throws(MovieFormatError) {
+  private init(tracks: [Track]) { self.tracks = tracks }
+}
+
+/// The movie box's tracks while the file is read, with what its fragments need.
+private struct MovieTables {
+  var tracks: [TrackTables] = []
+  /// Each video track's place in `tracks`, by its ID.
+  private var trackIndex: [UInt32: Int] = [:]
+  /// Each track's default sample duration (`mvex/trex`), by its ID.
+  private var defaults: [UInt32: UInt32] = [:]
+  /// The samples read so far, in every track: the file's count is capped, not each track's.
+  private var sampleCount = 0
+
+  init(_ movie: MovieBox) throws(MovieFormatError) {
     let boxes = try movie.children()
     var movieTimescale: UInt32 = 0
     if var header = boxes.first(where: { $0.type == "mvhd" }) {
@@ -55,7 +76,6 @@ public struct MovieTiming: Sendable {
       try header.skip(version == 1 ? 16 : 8)
       movieTimescale = try header.uint32()
     }
-    var defaults: [UInt32: UInt32] = [:]  // track ID → default sample duration
     for extends in boxes where extends.type == "mvex" {
       for var trex in try extends.children() where trex.type == "trex" {
         _ = try trex.versionAndFlags()
@@ -64,32 +84,29 @@ public struct MovieTiming: Sendable {
         defaults[track] = try trex.uint32()
       }
     }
-    var tracks: [TrackTables] = []
     for trak in boxes where trak.type == "trak" {
-      if let track = try TrackTables(trak, movieTimescale: movieTimescale) { tracks.append(track) }
+      guard let track = try TrackTables(trak, movieTimescale: movieTimescale, samplesBefore: sampleCount)
+      else { continue }
+      sampleCount += track.decodeTimes.count
+      // The first of two tracks with one ID takes its fragments, as a lookup by ID finds it.
+      if trackIndex[track.id] == nil { trackIndex[track.id] = tracks.count }
+      tracks.append(track)
     }
-    var sampleCount = tracks.reduce(0) { $0 + $1.decodeTimes.count }
-    for fragment in fragments {
-      for traf in try fragment.children() where traf.type == "traf" {
-        try Self.add(traf, to: &tracks, defaults: defaults, sampleCount: &sampleCount)
-      }
-    }
-    var timed: [Track] = []
-    for track in tracks { timed.append(try track.track()) }
-    self.tracks = timed
   }
 
-  /// The samples of one track fragment, added to its track.
-  private static func add(
-    _ traf: MovieBox, to tracks: inout [TrackTables], defaults: [UInt32: UInt32], sampleCount: inout Int
-  ) throws(MovieFormatError) {
+  /// Adds the samples of each track fragment in `fragment` to its track.
+  mutating func add(fragment: MovieBox) throws(MovieFormatError) {
+    for traf in try fragment.children() where traf.type == "traf" { try add(traf) }
+  }
+
+  private mutating func add(_ traf: MovieBox) throws(MovieFormatError) {
     let children = try traf.children()
     guard var header = children.first(where: { $0.type == "tfhd" }) else {
       throw traf.error("traf without tfhd")
     }
     let flags = try header.versionAndFlags().flags
     let id = try header.uint32()
-    guard let index = tracks.firstIndex(where: { $0.id == id }) else { return }  // not a video track
+    guard let index = trackIndex[id] else { return }  // not a video track
     if flags & 0x1 != 0 { try header.skip(8) }  // base data offset
     if flags & 0x2 != 0 { try header.skip(4) }  // sample description index
     var defaultDuration = defaults[id] ?? 0
@@ -106,15 +123,17 @@ public struct MovieTiming: Sendable {
       let count = try run.entryCount(entrySize: max(fieldSize, 1))
       if runFlags & 0x1 != 0 { try run.skip(4) }  // data offset
       if runFlags & 0x4 != 0 { try run.skip(4) }  // first sample flags
+      guard count <= MovieTiming.mostSamples - sampleCount else {
+        throw run.error("more than \(MovieTiming.mostSamples) samples in the file")
+      }
       sampleCount += count
-      guard sampleCount <= mostSamples else { throw run.error("more than \(mostSamples) samples") }
       for _ in 0..<count {
         let duration = runFlags & 0x100 != 0 ? try run.uint32() : defaultDuration
         if runFlags & 0x200 != 0 { try run.skip(4) }
         if runFlags & 0x400 != 0 { try run.skip(4) }
         // Signed in version 1; version 0 files write signed offsets too, as ffmpeg reads them.
         let offset = runFlags & 0x800 != 0 ? Int64(try run.int32()) : 0
-        try tracks[index].addSample(duration: duration, offset: offset, in: run)
+        try tracks[index].addFragmentSample(duration: duration, offset: offset, in: run)
       }
     }
   }

@@ -17,6 +17,11 @@ public enum TimestampList {
         throw InputError(
           path: source.name, line: number, column: 1, message: "the line is too long for a timestamp")
       }
+      guard times.count < MovieTiming.mostSamples else {
+        throw InputError(
+          path: source.name, line: number, column: 1,
+          message: "more than \(MovieTiming.mostSamples) timestamps, the most Crease imports from a file")
+      }
       if let comment = text.firstIndex(of: UInt8(ascii: "#")) { text.removeSubrange(comment...) }
       let start = text.firstIndex { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } ?? text.endIndex
       let end = (text.lastIndex { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } ?? -1) + 1

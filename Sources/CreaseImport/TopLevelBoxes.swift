@@ -57,16 +57,25 @@ struct TopLevelBoxes {
   }
 
   /// `count` bytes, or `nil` at a clean end of the file when `allowingEnd`.
+  ///
+  /// Memory follows the bytes that arrive, not the count a box claims: the array grows by at
+  /// most what it holds already (64 KiB to start), so a file that ends early costs at most
+  /// twice its own size.
   private mutating func read(_ count: Int, allowingEnd: Bool = false) throws -> [UInt8]? {
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
-      let read = try source.read(into: &bytes, filled..<count)
-      if read == 0 {
-        if filled == 0 && allowingEnd { return nil }
-        throw MovieFormatError(box: "", offset: offset + filled, message: "the file ends inside a box")
+    var bytes: [UInt8] = []
+    while bytes.count < count {
+      let filled = bytes.count
+      let end = filled + min(count - filled, max(filled, 1 << 16))
+      bytes.append(contentsOf: repeatElement(0, count: end - filled))
+      var at = filled
+      while at < end {
+        let read = try source.read(into: &bytes, at..<end)
+        if read == 0 {
+          if at == 0 && allowingEnd { return nil }
+          throw MovieFormatError(box: "", offset: offset + at, message: "the file ends inside a box")
+        }
+        at += read
       }
-      filled += read
     }
     offset += count
     return bytes

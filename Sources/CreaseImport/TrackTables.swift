@@ -12,8 +12,9 @@ struct TrackTables {
   /// Added to every presentation time: the edit list's empty edits less its first media time.
   var shift: Int64 = 0
 
-  /// The tables of `trak`, or `nil` when it is not a video track.
-  init?(_ trak: MovieBox, movieTimescale: UInt32) throws(MovieFormatError) {
+  /// The tables of `trak`, or `nil` when it is not a video track; `samplesBefore` samples of
+  /// the file's other tracks count against the file's cap.
+  init?(_ trak: MovieBox, movieTimescale: UInt32, samplesBefore: Int) throws(MovieFormatError) {
     box = trak
     let children = try trak.children()
     guard var header = children.first(where: { $0.type == "tkhd" }) else {
@@ -54,8 +55,8 @@ struct TrackTables {
       for _ in 0..<(try stts.entryCount(entrySize: 8)) {
         let count = Int(try stts.uint32())
         let duration = try stts.uint32()
-        guard count <= MovieTiming.mostSamples - decodeTimes.count else {
-          throw stts.error("more than \(MovieTiming.mostSamples) samples")
+        guard count <= MovieTiming.mostSamples - samplesBefore - decodeTimes.count else {
+          throw stts.error("more than \(MovieTiming.mostSamples) samples in the file")
         }
         for _ in 0..<count { try addSample(duration: duration, offset: 0, in: stts) }
       }
@@ -76,7 +77,8 @@ struct TrackTables {
   }
 
   /// The shift the edit list gives: empty edits first delay the media (in the movie's
-  /// timescale), then the first media edit's start is where presentation begins.
+  /// timescale), then the first media edit's start is where presentation begins. Every sum and
+  /// product is checked: one past 64 bits is refused, naming the `elst`.
   private static func shift(of edits: MovieBox, mediaTimescale: Int64, movieTimescale: Int64)
     throws(MovieFormatError) -> Int64
   {
@@ -87,13 +89,30 @@ struct TrackTables {
       let duration = version == 1 ? try list.uint64() : UInt64(try list.uint32())
       let start = version == 1 ? try list.int64() : Int64(try list.int32())
       try list.skip(4)  // rate
-      guard start == -1 else { return empty - start }
+      guard start == -1 else {
+        let (shift, overflow) = empty.subtractingReportingOverflow(start)
+        guard !overflow else { throw list.error("an edit's media time \(start) puts presentation past 2⁶³") }
+        return shift
+      }
       guard movieTimescale > 0 else { throw list.error("an empty edit in a movie without a timescale") }
       let (scaled, overflow) = Int64(clamping: duration).multipliedReportingOverflow(by: mediaTimescale)
       guard !overflow else { throw list.error("an empty edit of \(duration) is too long") }
-      empty += scaled / movieTimescale
+      let (sum, sumOverflow) = empty.addingReportingOverflow(scaled / movieTimescale)
+      guard !sumOverflow else { throw list.error("the empty edits add up past 2⁶³") }
+      empty = sum
     }
     return empty
+  }
+
+  /// Adds a sample of a fragment's run, refused in `box` when its presentation time, or its
+  /// nanoseconds, would not fit in 64 bits.
+  mutating func addFragmentSample(duration: UInt32, offset: Int64, in box: MovieBox) throws(MovieFormatError) {
+    let (composed, overflow) = nextDecodeTime.addingReportingOverflow(offset)
+    let (time, shiftOverflow) = composed.addingReportingOverflow(shift)
+    guard !overflow, !shiftOverflow, PresentationTime(value: time, timescale: timescale) != nil else {
+      throw box.error("a presentation time past 2⁶³ nanoseconds")
+    }
+    try addSample(duration: duration, offset: offset, in: box)
   }
 
   mutating func addSample(duration: UInt32, offset: Int64, in box: MovieBox) throws(MovieFormatError) {
@@ -105,7 +124,8 @@ struct TrackTables {
   }
 
   /// The track: each sample's decode time plus its offset and the edit's shift, in order;
-  /// refused when a time, or its nanoseconds, would not fit in 64 bits.
+  /// refused, naming the `trak` whose sample tables hold it, when a time, or its nanoseconds,
+  /// would not fit in 64 bits (a fragment's samples were checked as they came).
   func track() throws(MovieFormatError) -> MovieTiming.Track {
     var times: [Int64] = []
     times.reserveCapacity(decodeTimes.count)

@@ -125,6 +125,25 @@ func shell(_ script: String, in directory: String) throws -> (
   try runProcess("/bin/sh", ["-c", script], in: directory, environment: ["CREASE": creaseExecutable])
 }
 
+/// Runs `crease` with `arguments` in `directory` as a child of a small Python parent, which
+/// reports its exit status and its peak resident memory in KB as the parent sees it
+/// (`RUSAGE_CHILDREN`): memory measured from outside, as a user's `time -v` would.
+func peakOfCrease(_ arguments: [String], in directory: String) throws -> (status: Int, peakKB: Int) {
+  let parent = """
+    import os, resource, subprocess
+    arguments = os.environ["CREASE_ARGUMENTS"].split("\\x1f")
+    status = subprocess.run([os.environ["CREASE"]] + arguments, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL).returncode
+    print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    """
+  let run = try runProcess(
+    "/usr/bin/env", ["python3", "-c", parent], in: directory,
+    environment: ["CREASE": creaseExecutable, "CREASE_ARGUMENTS": arguments.joined(separator: "\u{1f}")])
+  let fields = run.output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+  guard fields.count == 2 else { throw CocoaError(.fileReadCorruptFile, userInfo: ["output": run.output]) }
+  return (fields[0], fields[1])
+}
+
 /// Runs the program at `path` to its end, its output and error read together.
 func runProcess(
   _ path: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]

@@ -51,6 +51,11 @@ public final class JSONLinesReader: RecordReader {
     switch next {
     case .overlong(let length):
       try overflow?.write("\n")
+      guard !lines.stoppedInsideLine else {
+        return .bad(
+          column: lines.maximumLineLength + 1,
+          message: "line has not ended after \(length) bytes; reading stops inside it, and nothing after it is read")
+      }
       return .bad(
         column: lines.maximumLineLength + 1,
         message:

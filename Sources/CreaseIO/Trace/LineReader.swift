@@ -9,7 +9,10 @@
 ///
 /// A line longer than ``maximumLineLength`` is not buffered: the reader reports it as
 /// ``Line/overlong(length:)`` and streams its bytes to a sink, if one is given, so a 100 MB
-/// line costs no more memory than a short one and nothing is lost.
+/// line costs no more memory than a short one and nothing is lost. A line that has not ended
+/// after ``longestSkippedLine`` bytes (`/dev/zero`, a file of one endless line) is reported the
+/// same way and ends the reading: ``stoppedInsideLine`` says so, and ``next(overflow:)`` returns
+/// `nil` after it, so no input makes a reader read on forever inside one line.
 ///
 /// Safe because the buffer is the reader's own for its life, every slice of it lies within
 /// `start..<end` (`0 <= start <= end <= storage.count`, which every method keeps), and the lines
@@ -35,6 +38,13 @@ public final class LineReader {
   public let maximumLineLength: Int
   /// The longest line a trace reader reads whole: 1 MiB.
   public static let defaultMaximumLineLength = 1 << 20
+  /// The most bytes of one overlong line read on in search of its end: 64 MiB. Past it, the
+  /// reader stops (``stoppedInsideLine``).
+  public static let longestSkippedLine = 64 << 20
+  private var storedStoppedInsideLine = false
+  /// Whether the overlong line last returned had not ended within ``longestSkippedLine`` bytes,
+  /// so that reading stopped inside it: nothing after it is read.
+  public var stoppedInsideLine: Bool { storedStoppedInsideLine }
   // State behind public getters, stored privately. Tuning: private-storage (Docs/Performance.md).
   private var storedLineNumber = 0
   /// The 1-based number of the line last returned.
@@ -161,6 +171,11 @@ public final class LineReader {
     start = 0
     end = 0
     while true {
+      guard length < Self.longestSkippedLine else {
+        storedStoppedInsideLine = true
+        sourceIsExhausted = true
+        break
+      }
       let count = try source.read(into: storage)
       storedBytesRead += count
       guard count > 0 else {

@@ -1,0 +1,144 @@
+import CreaseIO
+import CreaseImport
+import Foundation
+import Testing
+
+// `crease import` of recordings made to hurt it: every value of a box is checked arithmetic,
+// memory follows what the file holds (not what it claims), and each error names the box.
+
+@Suite("Importing hostile recordings")
+struct HostileRecordingTests {
+  typealias Writer = MovieTimingWriter
+
+  /// A 30 fps track of `frames` frames at timescale 600, with `edits`.
+  static func track(id: UInt32 = 1, frames: UInt32 = 3, edits: [Writer.Edit] = []) -> Writer.Track {
+    var track = Writer.Track(id: id, timescale: 600)
+    track.durations = [.init(count: frames, value: 20)]
+    track.edits = edits
+    return track
+  }
+
+  /// Imports `movie`, written to a file, and returns the run.
+  static func importing(_ movie: Writer) throws -> CreaseRun {
+    let directory = temporaryDirectory()
+    let sink = try FileSink(creatingFileAt: "\(directory)/hostile.mp4")
+    try sink.write(movie.bytes())
+    try sink.flush()
+    return CreaseRun(["import", "\(directory)/hostile.mp4"])
+  }
+
+  @Test(
+    "edit-list values whose sum or difference passes 2⁶³ are refused with exit 65 naming the elst",
+    arguments: [
+      [Writer.Edit(duration: 10, mediaTime: .min)],
+      [Writer.Edit(duration: .max, mediaTime: -1), Writer.Edit(duration: .max, mediaTime: -1)],
+      [Writer.Edit(duration: .max, mediaTime: -1), Writer.Edit(duration: 10, mediaTime: .min + 1)],
+    ])
+  func editListArithmetic(edits: [Writer.Edit]) throws {
+    let run = try Self.importing(Writer(movieTimescale: 1, tracks: [Self.track(edits: edits)]))
+    #expect(run.status == .dataError, "\(run.error)")
+    #expect(run.error.contains("moov/trak/edts/elst"), "\(run.error)")
+    #expect(run.output.isEmpty)
+  }
+
+  @Test("an edit list that stays in range shifts the frames, as before")
+  func editListInRange() throws {
+    let run = try Self.importing(
+      Writer(movieTimescale: 600, tracks: [Self.track(edits: [.init(duration: 60, mediaTime: 20)])]))
+    #expect(run.status == .success, "\(run.error)")
+    let ptsValues = run.output.split(separator: "\n").compactMap { line in
+      line.split(separator: ",").first { $0.contains("\"pts\"") }.map(String.init)
+    }
+    #expect(
+      ptsValues == [#""pts":{"value":-20"#, #""pts":{"value":0"#, #""pts":{"value":20"#], "\(run.output)")
+  }
+
+  @Test("a fragment's presentation time past 2⁶³ ns is refused naming the moof's trun, not the trak")
+  func fragmentOverflowNamesTheFragment() throws {
+    var track = Self.track(frames: 1)
+    track.defaultDuration = 20
+    let movie = Writer(
+      movieTimescale: 600, tracks: [track],
+      fragments: [.init(trackID: 1, baseDecodeTime: UInt64(Int64.max - 5), samples: [.init(duration: 20, offset: 0)])])
+    let run = try Self.importing(movie)
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("moof/traf/trun"), "\(run.error)")
+  }
+
+  @Test(
+    "the sample cap counts every track and fragment of a file together",
+    .enabled(if: !ByteBoundTests.sanitized), .timeLimit(.minutes(2)))
+  func sampleCapPerFile() throws {
+    let directory = temporaryDirectory()
+    // Two tracks of six million samples each: 568 bytes that once imported 2 GB.
+    let movie = Writer(
+      movieTimescale: 600, tracks: [Self.track(id: 1, frames: 6_000_000), Self.track(id: 2, frames: 6_000_000)])
+    try Data(movie.bytes()).write(to: URL(fileURLWithPath: "\(directory)/tracks.mp4"))
+    let run = CreaseRun(["import", "\(directory)/tracks.mp4"])
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("moov/trak[2]/mdia/minf/stbl/stts"), "\(run.error)")
+    #expect(run.error.contains("more than 10000000 samples in the file"), "\(run.error)")
+    let peak = try peakOfCrease(["import", "tracks.mp4"], in: directory)
+    #expect(peak.status == 65)
+    #expect(peak.peakKB < 256 * 1024, "peak RSS \(peak.peakKB) KB")
+  }
+
+  @Test("a box claiming 256 MiB that the file does not hold costs what the file holds, not the claim")
+  func claimedSizeNotAllocated() throws {
+    let directory = temporaryDirectory()
+    // ftyp (20 bytes), then a moov header claiming 256 MiB, and 14 bytes of it.
+    var bytes = Writer(movieTimescale: 600, tracks: []).bytes().prefix(20)
+    bytes += [0x10, 0x00, 0x00, 0x00] + Array("moov".utf8) + [UInt8](repeating: 0, count: 14)
+    try Data(bytes).write(to: URL(fileURLWithPath: "\(directory)/claim.mp4"))
+    let run = CreaseRun(["import", "\(directory)/claim.mp4"])
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("the file ends inside a box"), "\(run.error)")
+    if !ByteBoundTests.sanitized {
+      let peak = try peakOfCrease(["import", "claim.mp4"], in: directory)
+      #expect(peak.peakKB < 64 * 1024, "peak RSS \(peak.peakKB) KB for a 42-byte file")
+    }
+  }
+
+  @Test(
+    "fragments are added as they come and let go: two million empty ones cost what one does",
+    .enabled(if: !ByteBoundTests.sanitized), .timeLimit(.minutes(2)))
+  func fragmentsNotKept() throws {
+    let directory = temporaryDirectory()
+    let sink = try FileSink(creatingFileAt: "\(directory)/fragments.mp4")
+    try sink.write(Writer(movieTimescale: 600, tracks: [Self.track()]).bytes())
+    let emptyFragment: [UInt8] = [0, 0, 0, 8] + Array("moof".utf8)
+    let block = Array([[UInt8]](repeating: emptyFragment, count: 100_000).joined())
+    for _ in 0..<20 { try sink.write(block) }
+    try sink.flush()
+    let peak = try peakOfCrease(["import", "fragments.mp4"], in: directory)
+    #expect(peak.status == 0)
+    // The file is 16 MB; keeping its fragments took 11 times that.
+    #expect(peak.peakKB < 64 * 1024, "peak RSS \(peak.peakKB) KB")
+  }
+
+  @Test("a fragment before the movie box is refused, naming it")
+  func fragmentBeforeMovie() throws {
+    let directory = temporaryDirectory()
+    let movie = Writer(movieTimescale: 600, tracks: [Self.track()]).bytes()
+    let ftyp = Array(movie.prefix(20))
+    let bytes = ftyp + [0, 0, 0, 8] + Array("moof".utf8) + movie.dropFirst(20)
+    try Data(bytes).write(to: URL(fileURLWithPath: "\(directory)/early.mp4"))
+    let run = CreaseRun(["import", "\(directory)/early.mp4"])
+    #expect(run.status == .dataError)
+    #expect(run.error.contains("a moof before the moov box"), "\(run.error)")
+  }
+
+  @Test("a movie written by MovieTimingWriter reads back with the timing it was given")
+  func writerRoundTrip() throws {
+    var first = Self.track(id: 1, frames: 4)
+    first.offsets = [.init(count: 4, value: 40)]
+    first.defaultDuration = 20
+    let movie = Writer(
+      movieTimescale: 600, tracks: [first, Self.track(id: 7, frames: 2)],
+      fragments: [.init(trackID: 1, baseDecodeTime: 1000, samples: [.init(duration: 20, offset: -20)])])
+    let timing = try MovieTiming.read(MemorySource(movie.bytes(), name: "round-trip.mp4"))
+    #expect(timing.tracks.map(\.id) == [1, 7])
+    #expect(timing.tracks[0].presentationTimes == [40, 60, 80, 100, 980])
+    #expect(timing.tracks[1].presentationTimes == [0, 20])
+  }
+}
