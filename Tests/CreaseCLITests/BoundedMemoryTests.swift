@@ -32,6 +32,20 @@ struct BoundedMemoryTests {
   }
 }
 
+@Suite("Reading that ends")
+struct EndlessInputTests {
+  @Test(
+    "a line that never ends (/dev/zero) stops the reading after 64 MiB with one located error",
+    arguments: [["check"], ["stats"], ["replay", "-o", "/dev/null"], ["import"]])
+  func endlessLine(command: [String]) {
+    let run = CreaseRun(command + ["/dev/zero"])
+    #expect(run.status == .dataError)
+    let expected = command[0] == "import" ? "/dev/zero:1:1: error" : "/dev/zero:1:1048577: error: line has not ended after"
+    // `check` reports on standard output, the others on standard error.
+    #expect((run.output + run.error).contains(expected), "\(run.output)\(run.error)")
+  }
+}
+
 @Suite("Memory bounded in bytes")
 struct ByteBoundTests {
   @Test("the reorder buffer releases early at its limit in bytes of text, counted, order kept")
