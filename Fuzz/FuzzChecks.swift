@@ -285,7 +285,7 @@ enum FuzzChecks {
       precondition(track.timescale > 0, "a track without a timescale")
       precondition(zip(track.presentationTimes, track.presentationTimes.dropFirst()).allSatisfy { $0 <= $1 })
     }
-    let events = RecordingImport.events(of: movie, stream: .video, camera: nil)
+    let events = Array(RecordingImport.events(of: movie, stream: .video, camera: nil))
     precondition(events.count == movie.tracks.reduce(0) { $0 + $1.presentationTimes.count }, "a frame lost")
     precondition(zip(events, events.dropFirst()).allSatisfy { $0.t <= $1.t }, "t goes back")
   }

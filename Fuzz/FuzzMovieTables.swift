@@ -12,10 +12,14 @@ public func fuzzMovieTables(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
     var track = MovieTimingWriter.Track(id: UInt32(id), timescale: values.word())
     track.edits = (0..<values.below(4)).map { _ in
       // An empty edit (-1) half the time: runs of them add up before a media edit.
-      .init(duration: values.doubleWord(), mediaTime: values.below(2) == 0 ? -1 : Int64(bitPattern: values.doubleWord()))
+      .init(
+        duration: values.doubleWord(),
+        mediaTime: values.below(2) == 0 ? -1 : Int64(bitPattern: values.doubleWord()))
     }
     // Sample counts stay small (a run of 2³² samples only meets the cap, slowly); values do not.
-    track.durations = (0..<values.below(4)).map { _ in .init(count: UInt32(values.below(64)), value: values.word()) }
+    track.durations = (0..<values.below(4)).map { _ in
+      .init(count: UInt32(values.below(64)), value: values.word())
+    }
     track.offsets = (0..<values.below(3)).map { _ in
       .init(count: UInt32(values.below(64)), value: Int32(bitPattern: values.word()))
     }

@@ -49,10 +49,15 @@ public struct MovieTiming: Sendable {
         try movie!.add(fragment: box)
       }
     }
-    guard let movie else {
+    guard var tables = movie?.tracks else {
       throw MovieFormatError(box: "", offset: reader.offset, message: "no moov box: not a movie")
     }
-    return MovieTiming(tracks: try movie.tracks.map { track throws(MovieFormatError) in try track.track() })
+    // Each track's tables become its timing one at a time, moved out and let go as they do.
+    movie = nil
+    tables.reverse()
+    var timed: [Track] = []
+    while let track = tables.popLast() { timed.append(try track.track()) }
+    return MovieTiming(tracks: timed)
   }
 
   private init(tracks: [Track]) { self.tracks = tracks }
@@ -132,7 +137,7 @@ private struct MovieTables {
         if runFlags & 0x200 != 0 { try run.skip(4) }
         if runFlags & 0x400 != 0 { try run.skip(4) }
         // Signed in version 1; version 0 files write signed offsets too, as ffmpeg reads them.
-        let offset = runFlags & 0x800 != 0 ? Int64(try run.int32()) : 0
+        let offset = runFlags & 0x800 != 0 ? try run.int32() : 0
         try tracks[index].addFragmentSample(duration: duration, offset: offset, in: run)
       }
     }

@@ -91,11 +91,14 @@ public struct MovieTimingWriter: Sendable {
   /// - Complexity: O(*n*) in the entries written.
   public func bytes() -> [UInt8] {
     var file = Self.box("ftyp", Self.fourCC("isom") + Self.word(0) + Self.fourCC("isom"))
-    var movie = Self.fullBox("mvhd", version: 0, Self.word(0) + Self.word(0) + Self.word(movieTimescale) + Self.word(0))
+    var movie = Self.fullBox(
+      "mvhd", version: 0, Self.word(0) + Self.word(0) + Self.word(movieTimescale) + Self.word(0))
     for track in tracks { movie += trackBox(track) }
     let extensions = tracks.compactMap { track in
       track.defaultDuration.map { duration in
-        Self.fullBox("trex", version: 0, Self.word(track.id) + Self.word(1) + Self.word(duration) + Self.word(0) + Self.word(0))
+        Self.fullBox(
+          "trex", version: 0,
+          Self.word(track.id) + Self.word(1) + Self.word(duration) + Self.word(0) + Self.word(0))
       }
     }
     if !extensions.isEmpty { movie += Self.box("mvex", extensions.flatMap { $0 }) }
@@ -109,7 +112,9 @@ public struct MovieTimingWriter: Sendable {
     if !track.edits.isEmpty {
       var list = Self.word(UInt32(track.edits.count))
       for edit in track.edits {
-        list += Self.doubleWord(edit.duration) + Self.doubleWord(UInt64(bitPattern: edit.mediaTime)) + Self.word(1 << 16)
+        list +=
+          Self.doubleWord(edit.duration) + Self.doubleWord(UInt64(bitPattern: edit.mediaTime))
+          + Self.word(1 << 16)
       }
       trak += Self.box("edts", Self.fullBox("elst", version: 1, list))
     }
@@ -122,8 +127,10 @@ public struct MovieTimingWriter: Sendable {
       table += Self.fullBox("ctts", version: 1, ctts)
     }
     let media =
-      Self.fullBox("mdhd", version: 0, Self.word(0) + Self.word(0) + Self.word(track.timescale) + Self.word(0))
-      + Self.fullBox("hdlr", version: 0, Self.word(0) + Self.fourCC("vide") + [UInt8](repeating: 0, count: 13))
+      Self.fullBox(
+        "mdhd", version: 0, Self.word(0) + Self.word(0) + Self.word(track.timescale) + Self.word(0))
+      + Self.fullBox(
+        "hdlr", version: 0, Self.word(0) + Self.fourCC("vide") + [UInt8](repeating: 0, count: 13))
       + Self.box("minf", Self.box("stbl", table))
     trak += Self.box("mdia", media)
     return Self.box("trak", trak)
@@ -133,7 +140,9 @@ public struct MovieTimingWriter: Sendable {
     var traf = Self.fullBox("tfhd", version: 0, Self.word(fragment.trackID))
     if let base = fragment.baseDecodeTime { traf += Self.fullBox("tfdt", version: 1, Self.doubleWord(base)) }
     var run = Self.word(UInt32(fragment.samples.count))
-    for sample in fragment.samples { run += Self.word(sample.duration) + Self.word(UInt32(bitPattern: sample.offset)) }
+    for sample in fragment.samples {
+      run += Self.word(sample.duration) + Self.word(UInt32(bitPattern: sample.offset))
+    }
     // Flags: each sample's duration (0x100) and composition offset (0x800).
     traf += Self.fullBox("trun", version: 1, flags: 0x900, run)
     return Self.box("moof", Self.box("traf", traf))
@@ -143,13 +152,17 @@ public struct MovieTimingWriter: Sendable {
     word(UInt32(truncatingIfNeeded: 8 + content.count)) + fourCC(type) + content
   }
 
-  private static func fullBox(_ type: String, version: UInt8, flags: UInt32 = 0, _ content: [UInt8]) -> [UInt8] {
+  private static func fullBox(_ type: String, version: UInt8, flags: UInt32 = 0, _ content: [UInt8])
+    -> [UInt8]
+  {
     box(type, word(UInt32(version) << 24 | flags) + content)
   }
 
   private static func fourCC(_ code: String) -> [UInt8] { Array(code.utf8) }
 
-  private static func word(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+  private static func word(_ value: UInt32) -> [UInt8] {
+    (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) }
+  }
 
   private static func doubleWord(_ value: UInt64) -> [UInt8] {
     (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }

@@ -26,33 +26,131 @@ public enum RecordingImport {
 
   /// The frames of every video track of `movie`: the first track is `stream`, the next ones
   /// `stream` followed by their place (`video2`, …), each frame from `camera` when given.
-  /// - Complexity: O(*n* log *n*) in the samples.
-  public static func events(of movie: MovieTiming, stream: StreamName, camera: Camera?) -> [Event] {
-    let frames = movie.tracks.enumerated().flatMap { index, track in
-      let name = index == 0 ? stream : StreamName(rawValue: "\(stream.rawValue)\(index + 1)")
-      return track.presentationTimes.map { value in
-        // The timescale is checked positive and within Int32 when the track is read.
-        (name, PresentationTime(value: value, timescale: track.timescale)!)
-      }
-    }
-    return events(frames, camera: camera)
+  /// - Complexity: O(*n* log *k*) in the *n* samples of *k* tracks, made as they are taken.
+  public static func events(of movie: MovieTiming, stream: StreamName, camera: Camera?) -> ImportedFrames {
+    ImportedFrames(
+      tracks: movie.tracks.enumerated().map { index, track in
+        let name = index == 0 ? stream : StreamName(rawValue: "\(stream.rawValue)\(index + 1)")
+        return .init(stream: name, timescale: track.timescale, values: track.presentationTimes)
+      }, camera: camera)
   }
 
   /// The frames of a timestamp list, in its order.
-  public static func events(of timestamps: [Nanoseconds], stream: StreamName, camera: Camera?) -> [Event] {
-    events(timestamps.map { (stream, PresentationTime(nanoseconds: $0.rawValue)) }, camera: camera)
+  public static func events(of timestamps: [Nanoseconds], stream: StreamName, camera: Camera?)
+    -> ImportedFrames
+  {
+    ImportedFrames(
+      tracks: [.init(stream: stream, timescale: nil, values: timestamps.map(\.rawValue))], camera: camera)
+  }
+}
+
+/// A recording's frames as trace events, made one at a time as they are taken: memory is the
+/// recording's timing, eight bytes a frame, not its events.
+///
+/// Tracks one after another, merged by `t` as a stable sort would (a frame at the same `t` as
+/// another track's comes after it when its track comes later), since each track's `t` never
+/// goes back.
+public struct ImportedFrames: Sequence, Sendable {
+  /// One stream's times.
+  struct Track: Sendable {
+    var stream: StreamName
+    /// The CMTime timescale of `values`; `nil` for nanoseconds.
+    var timescale: Int32?
+    var values: [Int64]
+
+    /// The presentation time of sample `index`. A movie's timescale and times were checked
+    /// when its track was read.
+    func pts(_ index: Int) -> PresentationTime {
+      guard let timescale else { return PresentationTime(nanoseconds: values[index]) }
+      return PresentationTime(value: values[index], timescale: timescale)!
+    }
   }
 
-  private static func events(_ frames: [(StreamName, PresentationTime)], camera: Camera?) -> [Event] {
-    let earliest = frames.map(\.1.nanoseconds).min() ?? .zero
-    let offset = earliest < .zero ? Nanoseconds.zero - earliest : .zero
-    var latest: [StreamName: Nanoseconds] = [:]
-    let events = frames.map { stream, pts in
-      let t = max(latest[stream] ?? .zero, pts.nanoseconds + offset)  // saturating
-      latest[stream] = t
-      return Event(t: t, .frame(Frame(stream: stream, pts: pts, camera: camera)))
+  let tracks: [Track]
+  let camera: Camera?
+  /// Added to every time, so that the earliest is not negative.
+  let offset: Nanoseconds
+
+  init(tracks: [Track], camera: Camera?) {
+    self.tracks = tracks
+    self.camera = camera
+    // A movie track's times are ascending and a list's are not: the earliest is looked for.
+    let earliest =
+      tracks.compactMap { track in
+        track.timescale == nil
+          ? track.values.min().map { Nanoseconds($0) }
+          : track.values.first.map { _ in track.pts(0).nanoseconds }
+      }.min() ?? .zero
+    offset = earliest < .zero ? Nanoseconds.zero - earliest : .zero
+  }
+
+  public func makeIterator() -> Iterator { Iterator(self) }
+
+  /// Takes the frame of the lowest `t`, the earlier track's first on a tie, from a heap of the
+  /// tracks' next frames.
+  public struct Iterator: IteratorProtocol {
+    private let frames: ImportedFrames
+    /// The next sample of each track, and the `t` of its last frame (`t` never goes back).
+    private var cursors: [Int]
+    private var latest: [Nanoseconds]
+    /// Tracks with a frame left, ordered by their next frame's `t` and then their place.
+    private var heap: [(t: Nanoseconds, track: Int)] = []
+
+    init(_ frames: ImportedFrames) {
+      self.frames = frames
+      cursors = Array(repeating: 0, count: frames.tracks.count)
+      latest = Array(repeating: .zero, count: frames.tracks.count)
+      for track in frames.tracks.indices where !frames.tracks[track].values.isEmpty {
+        push((nextTime(of: track), track))
+      }
     }
-    // Tracks one after another, merged by t; stable, so each keeps its order.
-    return events.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
+
+    /// The `t` of `track`'s next frame: its pts moved by the offset, never before the last.
+    private func nextTime(of track: Int) -> Nanoseconds {
+      Swift.max(latest[track], frames.tracks[track].pts(cursors[track]).nanoseconds + frames.offset)  // saturating
+    }
+
+    public mutating func next() -> Event? {
+      guard let (t, track) = heap.first else { return nil }
+      let pts = frames.tracks[track].pts(cursors[track])
+      latest[track] = t
+      cursors[track] += 1
+      if cursors[track] < frames.tracks[track].values.count {
+        heap[0] = (nextTime(of: track), track)
+        siftDown(0)
+      } else {
+        heap[0] = heap[heap.count - 1]
+        heap.removeLast()
+        if !heap.isEmpty { siftDown(0) }
+      }
+      return Event(t: t, .frame(Frame(stream: frames.tracks[track].stream, pts: pts, camera: frames.camera)))
+    }
+
+    private static func precedes(_ a: (t: Nanoseconds, track: Int), _ b: (t: Nanoseconds, track: Int)) -> Bool
+    {
+      (a.t, a.track) < (b.t, b.track)
+    }
+
+    private mutating func push(_ entry: (t: Nanoseconds, track: Int)) {
+      heap.append(entry)
+      var child = heap.count - 1
+      while child > 0, Self.precedes(heap[child], heap[(child - 1) / 2]) {
+        heap.swapAt(child, (child - 1) / 2)
+        child = (child - 1) / 2
+      }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+      var parent = start
+      while true {
+        let (left, right) = (2 * parent + 1, 2 * parent + 2)
+        var first = parent
+        if left < heap.count, Self.precedes(heap[left], heap[first]) { first = left }
+        if right < heap.count, Self.precedes(heap[right], heap[first]) { first = right }
+        if first == parent { return }
+        heap.swapAt(parent, first)
+        parent = first
+      }
+    }
   }
 }

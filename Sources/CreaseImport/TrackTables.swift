@@ -6,8 +6,11 @@ struct TrackTables {
   let box: MovieBox
   var id: UInt32
   var timescale: Int32
+  /// Each sample's decode time, then (``track()``) its presentation time: one array, not two,
+  /// so ten million samples take 80 MB, not 160.
   var decodeTimes: [Int64] = []
-  var offsets: [Int64] = []
+  /// Each sample's composition offset, 32 bits as `ctts` and `trun` store it.
+  var offsets: [Int32] = []
   var nextDecodeTime: Int64 = 0
   /// Added to every presentation time: the edit list's empty edits less its first media time.
   var shift: Int64 = 0
@@ -52,12 +55,23 @@ struct TrackTables {
     let tables = try table.children()
     if var stts = tables.first(where: { $0.type == "stts" }) {
       _ = try stts.versionAndFlags()
-      for _ in 0..<(try stts.entryCount(entrySize: 8)) {
+      let entries = try stts.entryCount(entrySize: 8)
+      // Counted first, so the tables are sized once: grown entry by entry, they were copied
+      // again and again, and doubled past what the samples need.
+      var counting = stts
+      var total = 0
+      for _ in 0..<entries {
+        total += Int(try counting.uint32())
+        try counting.skip(4)
+        guard total <= MovieTiming.mostSamples - samplesBefore else {
+          throw counting.error("more than \(MovieTiming.mostSamples) samples in the file")
+        }
+      }
+      decodeTimes.reserveCapacity(total)
+      offsets.reserveCapacity(total)
+      for _ in 0..<entries {
         let count = Int(try stts.uint32())
         let duration = try stts.uint32()
-        guard count <= MovieTiming.mostSamples - samplesBefore - decodeTimes.count else {
-          throw stts.error("more than \(MovieTiming.mostSamples) samples in the file")
-        }
         for _ in 0..<count { try addSample(duration: duration, offset: 0, in: stts) }
       }
     }
@@ -66,7 +80,7 @@ struct TrackTables {
       var sample = 0
       for _ in 0..<(try ctts.entryCount(entrySize: 8)) {
         let count = Int(try ctts.uint32())
-        let offset = Int64(try ctts.int32())
+        let offset = try ctts.int32()
         guard count <= offsets.count - sample else {
           throw ctts.error("composition offsets for more samples than stts has (\(offsets.count))")
         }
@@ -106,8 +120,9 @@ struct TrackTables {
 
   /// Adds a sample of a fragment's run, refused in `box` when its presentation time, or its
   /// nanoseconds, would not fit in 64 bits.
-  mutating func addFragmentSample(duration: UInt32, offset: Int64, in box: MovieBox) throws(MovieFormatError) {
-    let (composed, overflow) = nextDecodeTime.addingReportingOverflow(offset)
+  mutating func addFragmentSample(duration: UInt32, offset: Int32, in box: MovieBox) throws(MovieFormatError)
+  {
+    let (composed, overflow) = nextDecodeTime.addingReportingOverflow(Int64(offset))
     let (time, shiftOverflow) = composed.addingReportingOverflow(shift)
     guard !overflow, !shiftOverflow, PresentationTime(value: time, timescale: timescale) != nil else {
       throw box.error("a presentation time past 2⁶³ nanoseconds")
@@ -115,7 +130,7 @@ struct TrackTables {
     try addSample(duration: duration, offset: offset, in: box)
   }
 
-  mutating func addSample(duration: UInt32, offset: Int64, in box: MovieBox) throws(MovieFormatError) {
+  mutating func addSample(duration: UInt32, offset: Int32, in box: MovieBox) throws(MovieFormatError) {
     decodeTimes.append(nextDecodeTime)
     offsets.append(offset)
     let (next, overflow) = nextDecodeTime.addingReportingOverflow(Int64(duration))
@@ -126,14 +141,15 @@ struct TrackTables {
   /// The track: each sample's decode time plus its offset and the edit's shift, in order;
   /// refused, naming the `trak` whose sample tables hold it, when a time, or its nanoseconds,
   /// would not fit in 64 bits (a fragment's samples were checked as they came).
-  func track() throws(MovieFormatError) -> MovieTiming.Track {
-    var times: [Int64] = []
-    times.reserveCapacity(decodeTimes.count)
-    for (decode, offset) in zip(decodeTimes, offsets) {
-      let (composed, overflow) = decode.addingReportingOverflow(offset)
+  /// The decode times become the presentation times in place.
+  consuming func track() throws(MovieFormatError) -> MovieTiming.Track {
+    var times = decodeTimes
+    decodeTimes = []
+    for index in times.indices {
+      let (composed, overflow) = times[index].addingReportingOverflow(Int64(offsets[index]))
       let (time, shiftOverflow) = composed.addingReportingOverflow(shift)
       guard !overflow, !shiftOverflow else { throw box.error("a presentation time past 2⁶³") }
-      times.append(time)
+      times[index] = time
     }
     times.sort()
     for time in [times.first, times.last].compactMap({ $0 })

@@ -108,7 +108,7 @@ public final class FileSink: ByteSink {
         if errno == EINTR {
           // Stopped between chunks, the output ends with whole lines; within one, the rest of
           // the chunk is written first (a second signal ends the process at once).
-          if offset == 0 { InterruptCleanup.stopIfRequested() }
+          if offset == 0 { try InterruptCleanup.checkStop() }
           continue
         }
         throw IOError.fromErrno(name)

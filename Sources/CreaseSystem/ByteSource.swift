@@ -104,7 +104,7 @@ public final class FileSource: ByteSource {
       let count = readFromDescriptor(descriptor, buffer.baseAddress, buffer.count)
       if count >= 0 { return count }
       if errno != EINTR { throw IOError.fromErrno(name) }
-      InterruptCleanup.stopIfRequested()
+      try InterruptCleanup.checkStop()
     }
   }
 
@@ -117,7 +117,7 @@ public final class FileSource: ByteSource {
       let ready = poll(&request, 1, milliseconds)
       if ready >= 0 { return ready > 0 }
       if errno != EINTR { throw IOError.fromErrno(name) }
-      InterruptCleanup.stopIfRequested()
+      try InterruptCleanup.checkStop()
     }
   }
 

@@ -30,7 +30,15 @@ import Synchronization
 /// as the handler would have. A blocking read, poll, write or sleep that the signal interrupts
 /// (no `SA_RESTART`: it returns `EINTR`) stops there, since a live run flushes before it waits.
 /// A second signal ends the process at once.
+///
+/// A run that reports what it did (`replay --summary-json`) calls ``unwindOnStop()``: its stop
+/// points then throw ``StopRequested`` instead of ending the process, the run returns what it
+/// read, the command writes its summary (marked as stopped by a signal) and commits its outputs,
+/// and only then ends of the signal (``stopIfRequested()``).
 package enum InterruptCleanup {
+  /// Thrown at a stop point of a run that unwinds on a stop signal (``unwindOnStop()``).
+  package struct StopRequested: Error {}
+
   /// The paths registered, as C strings owned by this type; changed under the mutex.
   private static let registered = Locked<[UnsafeMutablePointer<CChar>]>([])
   /// What the handler walks: the registered paths as a NULL-terminated array. Shared across
@@ -46,6 +54,27 @@ package enum InterruptCleanup {
   private static let finishesLines = Atomic<Bool>(false)
   /// The stop signal received and not yet acted on; 0 for none.
   private static let stopSignal = Atomic<Int32>(0)
+  /// Whether stop points throw rather than end the process (``unwindOnStop()``).
+  private static let unwinds = Atomic<Bool>(false)
+
+  /// From now on, a stop signal makes the stop points throw ``StopRequested``, for a run that
+  /// writes what it did before it ends; implies ``finishLinesOnStop()``.
+  package static func unwindOnStop() {
+    unwinds.store(true, ordering: .sequentiallyConsistent)
+    finishLinesOnStop()
+  }
+
+  /// Whether the stop points throw rather than end the process.
+  package static var unwindsOnStop: Bool { unwinds.load(ordering: .relaxed) }
+
+  /// A stop point: when a stop signal came, throws ``StopRequested`` if the run unwinds
+  /// (``unwindOnStop()``) and ends the process of the signal otherwise; nothing when none came.
+  package static func checkStop() throws(StopRequested) {
+    let signal = stopSignal.load(ordering: .sequentiallyConsistent)
+    guard signal != 0 else { return }
+    if unwindsOnStop { throw StopRequested() }
+    cleanUp(after: signal)
+  }
 
   /// From now on, SIGINT, SIGTERM and SIGHUP wait for the run to see ``stopRequested`` (or for
   /// an interrupted system call) before ending the process: for a run that checks between

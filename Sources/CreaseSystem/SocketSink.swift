@@ -71,7 +71,7 @@ public final class SocketSink: ByteSink {
         if errno == EINTR {
           // Stopped between chunks, the output ends with whole lines; within one, the rest of
           // the chunk is written first (a second signal ends the process at once).
-          if offset == 0 { InterruptCleanup.stopIfRequested() }
+          if offset == 0 { try InterruptCleanup.checkStop() }
           continue
         }
         if errno == EPIPE || errno == ECONNRESET {

@@ -32,6 +32,8 @@ public final class SystemClock: WallClock {
       var spec = timespec(
         tv_sec: Int(deadline.rawValue / 1_000_000_000), tv_nsec: Int(deadline.rawValue % 1_000_000_000))
       while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {
+        // A run that unwinds is stopped at its next stop point, after this early wake.
+        if InterruptCleanup.unwindsOnStop && InterruptCleanup.stopRequested { return }
         InterruptCleanup.stopIfRequested()
       }
     #else
@@ -40,6 +42,7 @@ public final class SystemClock: WallClock {
         var spec = timespec(
           tv_sec: Int(left.rawValue / 1_000_000_000), tv_nsec: Int(left.rawValue % 1_000_000_000))
         if nanosleep(&spec, nil) == 0 { return }
+        if InterruptCleanup.unwindsOnStop && InterruptCleanup.stopRequested { return }
         InterruptCleanup.stopIfRequested()
       }
     #endif

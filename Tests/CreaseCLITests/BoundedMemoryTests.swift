@@ -40,7 +40,8 @@ struct EndlessInputTests {
   func endlessLine(command: [String]) {
     let run = CreaseRun(command + ["/dev/zero"])
     #expect(run.status == .dataError)
-    let expected = command[0] == "import" ? "/dev/zero:1:1: error" : "/dev/zero:1:1048577: error: line has not ended after"
+    let expected =
+      command[0] == "import" ? "/dev/zero:1:1: error" : "/dev/zero:1:1048577: error: line has not ended after"
     // `check` reports on standard output, the others on standard error.
     #expect((run.output + run.error).contains(expected), "\(run.output)\(run.error)")
   }

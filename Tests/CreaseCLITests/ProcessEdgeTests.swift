@@ -46,6 +46,32 @@ struct ProcessEdgeTests {
     #expect(left == ["in", "out"], "left behind: \(left), \(run.output)")
   }
 
+  @Test(
+    "SIGTERM stops --loop 0 with a whole summary of what was read; the old summary stays until then",
+    .timeLimit(.minutes(1)), arguments: [["--loop", "0"], ["--speed", "1"]])
+  func summaryOnSignal(mode: [String]) throws {
+    let directory = temporaryDirectory()
+    try write("old summary\n", to: "\(directory)/summary.json")
+    let run = try shell(
+      """
+      $CREASE replay \(mode.joined(separator: " ")) -o cues.jsonl --summary --summary-json summary.json \
+        '\(tracePath("open-close.jsonl"))' 2>err & pid=$!
+      sleep 0.5
+      echo "during: $(cat summary.json)"
+      kill -TERM $pid; wait $pid; echo "status $?"
+      """, in: directory)
+    #expect(run.output.contains("during: old summary"), "not truncated while the replay runs: \(run.output)")
+    #expect(run.output.contains("status 143"), "ended by SIGTERM: \(run.output)")
+    let json = try #require(bytes(of: "\(directory)/summary.json"))
+    let summary = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+    let end = summary["end"] as? [String: Any]
+    #expect(end?["rule"] as? String == "signal", "\(summary)")
+    let total = summary["total"] as? [String: Any]
+    #expect((total?["lines"] as? Int ?? 0) > 0, "what was read is counted")
+    #expect(contents(of: "\(directory)/err")?.contains("stopped by a signal") == true)
+    #expect(try listing(directory).filter { $0.contains("crease-") }.isEmpty, "no temporary file left")
+  }
+
   @Test("a signal removes every temporary file, however many are open", .timeLimit(.minutes(1)))
   func manyTemporaryFiles() throws {
     let directory = temporaryDirectory()

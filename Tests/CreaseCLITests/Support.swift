@@ -139,7 +139,9 @@ func peakOfCrease(_ arguments: [String], in directory: String) throws -> (status
   let run = try runProcess(
     "/usr/bin/env", ["python3", "-c", parent], in: directory,
     environment: ["CREASE": creaseExecutable, "CREASE_ARGUMENTS": arguments.joined(separator: "\u{1f}")])
-  let fields = run.output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+  let fields = run.output.split(separator: " ").compactMap {
+    Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
   guard fields.count == 2 else { throw CocoaError(.fileReadCorruptFile, userInfo: ["output": run.output]) }
   return (fields[0], fields[1])
 }

@@ -44,7 +44,7 @@ enum ImportCommand: Subcommand {
     guard !stream.rawValue.isEmpty else { throw UsageError("'--stream' needs a name.") }
     try OutputPaths.refuseOverlaps([("--output", output)], inputs: [path], streams: streams)
     let source = try TraceInputs.open([path], streams: streams)[0]
-    let events: [Event]
+    let events: ImportedFrames
     switch RecordingImport.Kind(path: path) {
     case .movie:
       do {

@@ -148,7 +148,12 @@ enum ReplayCommand: Subcommand {
       ? try TraceInputs.openDigesting(options.traces, streams: streams)
       : (try TraceInputs.open(options.traces, streams: streams), [])
     let files = try options.outputs.filter { $0.path != "-" }.map {
-      ($0.option, try OutputTarget($0.path, streams: streams, inPlace: options.isLive))
+      // The summary is written once, at the end: always replaced whole, never in place.
+      (
+        $0.option,
+        try OutputTarget(
+          $0.path, streams: streams, inPlace: options.isLive && $0.option != summaryJSONOption.key)
+      )
     }
     func sink(_ option: CommandDescription.Option) -> ByteSink? {
       guard let output = options.outputs.first(where: { $0.option == option.key }) else { return nil }
@@ -157,8 +162,13 @@ enum ReplayCommand: Subcommand {
     let output = sink(outputOption) ?? streams.output
     // A run that may have no end (live, looping, paced, or reading a pipe named as a file)
     // is stopped by a signal after its last whole line.
+    // With a summary, the signal stops the replay instead, which then reports what it read.
     if options.isLive || options.loops != 1 || sources.contains(where: \.isLive) {
-      InterruptCleanup.finishLinesOnStop()
+      if options.wantsSummary {
+        InterruptCleanup.unwindOnStop()
+      } else {
+        InterruptCleanup.finishLinesOnStop()
+      }
     }
     let outputs = TraceReplay<Pipeline>.Outputs(
       cues: output, diagnostics: streams.error, rejects: sink(rejectsOption), late: sink(lateOption))
@@ -171,6 +181,14 @@ enum ReplayCommand: Subcommand {
     if let summaryJSON = sink(summaryJSONOption) {
       try summaryJSON.write(summary.json(for: configuration).bytes)
       try summaryJSON.flush()
+    }
+    if summary.stoppedBySignal {
+      // The summary is kept whole; other outputs are as a stop leaves them (written in place,
+      // or their temporary files removed, the old files kept), and the process ends of the signal.
+      try files.first { $0.0 == summaryJSONOption.key }?.1.commit()
+      try output.flush()
+      if options.summary { try streams.error.write(summary.rendered(for: configuration)) }
+      InterruptCleanup.stopIfRequested()
     }
     try output.flush()
     for (_, file) in files { try file.commit() }

@@ -57,7 +57,7 @@ public struct LineOutput {
     try flush()
     pacer!.sent(due)
     // A stop signal ends a paced run here, after a whole line (InterruptCleanup).
-    InterruptCleanup.stopIfRequested()
+    try InterruptCleanup.checkStop()
   }
 
   /// Starts the pacer's clock at trace time `t` (the first event read), when paced.

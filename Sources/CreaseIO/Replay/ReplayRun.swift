@@ -61,6 +61,24 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
 
   mutating func readAll() throws {
     try sink.begin()
+    do {
+      try readUntilDone()
+    } catch is InterruptCleanup.StopRequested {
+      // A run that reports what it did stops here, with the cues written so far.
+      summary.stoppedBySignal = true
+    }
+    summary.sources = sources.map(\.counts)
+    summary.endTime = engine.endOfInput?.endTime
+    summary.pendingTimers = engine.endOfInput?.pendingTimers.count ?? 0
+    summary.releasedEarly = engine.releasedEarly
+    if !summary.stoppedBySignal { try writeCues() }
+    summary.takeCues(of: try sink.finish(at: summary.endTime ?? latestEvent))
+    try replay.progress?.finish()
+    try diagnostics.reportUnshown(summary.total, lateReported: replay.warnsAboutLateLines || replay.strict)
+  }
+
+  /// Reads the sources until the engine wants no more, a `--strict` stop, or a stop signal.
+  private mutating func readUntilDone() throws {
     var items = 0
     reading: while let index = engine.sourceToRead {
       // Taken once for as long as the engine reads from it: taking it from the array for
@@ -95,18 +113,10 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
         if InterruptCleanup.stopRequested {
           try writeCues()
           try sink.flush()
-          InterruptCleanup.stopIfRequested()
+          try InterruptCleanup.checkStop()
         }
       } while engine.sourceToRead == index
     }
-    summary.sources = sources.map(\.counts)
-    summary.endTime = engine.endOfInput?.endTime
-    summary.pendingTimers = engine.endOfInput?.pendingTimers.count ?? 0
-    summary.releasedEarly = engine.releasedEarly
-    try writeCues()
-    summary.takeCues(of: try sink.finish(at: summary.endTime ?? latestEvent))
-    try replay.progress?.finish()
-    try diagnostics.reportUnshown(summary.total, lateReported: replay.warnsAboutLateLines || replay.strict)
   }
 
   /// Admits the plain events `source` gives for as long as the engine accepts them, and returns

@@ -44,9 +44,11 @@ extension ReplaySummary {
       ])
   }
 
-  /// How the replay ended: `endEvent` (every source had an `end`), `endOfStream`, or `strict`.
+  /// How the replay ended: `endEvent` (every source had an `end`), `endOfStream`, `strict`, or
+  /// `signal`.
   private var endJSON: JSONDocument {
-    let rule = stoppedEarly ? "strict" : endTime == nil ? "endOfStream" : "endEvent"
+    let rule =
+      stoppedEarly ? "strict" : stoppedBySignal ? "signal" : endTime == nil ? "endOfStream" : "endEvent"
     return .object([
       .init("rule", .string(rule)),
       .init("t", .optional(endTime) { .integer($0.rawValue) }),

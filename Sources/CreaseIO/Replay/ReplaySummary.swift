@@ -80,6 +80,9 @@ public struct ReplaySummary: Hashable, Sendable {
   public var releasedEarly = 0
   /// Set when `--strict` stopped the replay at a bad or late line.
   public var stoppedEarly = false
+  /// Set when a stop signal (SIGINT, SIGTERM, SIGHUP) ended the replay: the counts are what was
+  /// read before it.
+  public var stoppedBySignal = false
   /// Frames delivered under a mirroring decision a later direction update revised, when known.
   public var staleFrames: Int?
   /// Frames, drops and inputs of streams past the camera stage's `StreamBudget`,
@@ -144,6 +147,8 @@ public struct ReplaySummary: Hashable, Sendable {
     }
     if stoppedEarly {
       text += "  end: stopped at the first bad or late line (--strict)\n"
+    } else if stoppedBySignal {
+      text += "  end: stopped by a signal; the counts are what was read before it\n"
     } else if let endTime {
       text += "  end: end event at t=\(endTime.rawValue); \(pendingTimers) timer(s) pending after it\n"
     } else {

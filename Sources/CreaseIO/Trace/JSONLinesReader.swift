@@ -54,7 +54,8 @@ public final class JSONLinesReader: RecordReader {
       guard !lines.stoppedInsideLine else {
         return .bad(
           column: lines.maximumLineLength + 1,
-          message: "line has not ended after \(length) bytes; reading stops inside it, and nothing after it is read")
+          message:
+            "line has not ended after \(length) bytes; reading stops inside it, and nothing after it is read")
       }
       return .bad(
         column: lines.maximumLineLength + 1,

@@ -47,7 +47,7 @@ public struct FleetReport: Hashable, Sendable {
     public var content: TraceContent?
     /// The trace's line counts.
     public var lines = Lines()
-    /// How the replay ended: `endEvent`, `endOfStream` or `strict` (empty for a failure).
+    /// How the replay ended: `endEvent`, `endOfStream`, `strict` or `signal` (empty for a failure).
     public var end = ""
     /// Cues over their bound.
     public var overBound = 0
