@@ -105,9 +105,10 @@ public struct ImportedFrames: Sequence, Sendable {
       }
     }
 
-    /// The `t` of `track`'s next frame: its pts moved by the offset, never before the last.
+    /// The `t` of `track`'s next frame: its pts moved by the offset (a saturating sum), never
+    /// before the last.
     private func nextTime(of track: Int) -> Nanoseconds {
-      Swift.max(latest[track], frames.tracks[track].pts(cursors[track]).nanoseconds + frames.offset)  // saturating
+      Swift.max(latest[track], frames.tracks[track].pts(cursors[track]).nanoseconds + frames.offset)
     }
 
     public mutating func next() -> Event? {

@@ -132,7 +132,7 @@ enum SynthCommand: Subcommand {
     let events: AnySequence<Event> =
       options.endless
       ? AnySequence(options.scenario.endless(options.synth))
-      : AnySequence(options.scenario.generate(options.synth).events)
+      : AnySequence(options.scenario.events(options.synth))
     var encoder = BinaryTraceEncoder()
     var record: [UInt8] = options.format == .binary ? encoder.fileHeader : []
     var written = 0

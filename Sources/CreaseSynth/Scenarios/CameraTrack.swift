@@ -120,24 +120,29 @@ public struct CameraTrack: Hashable, Sendable {
     changes = changes.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(
       \.element)
     var (current, fps, gapsOpen, from) = (camera, self.fps ?? b.options.fps, 0, start)
-    var burst = (left: 0, reason: DropReason?.none)
-    let drops = self.drops
-    func fate(_ random: inout SynthRandom) -> TraceBuilder.FrameFate {
-      guard let drops else { return .delivered }
-      if burst.left > 0 {
-        burst.left -= 1
+    var fate: TraceBuilder.FateRule?
+    if let drops {
+      fate = { random, burst in
+        if burst.left > 0 {
+          burst.left -= 1
+          return .dropped(burst.reason)
+        }
+        guard random.chance(drops.chance) else { return .delivered }
+        burst.reason = drops.reason(&random)
+        burst.left = random.chance(drops.burstChance) ? Int(random.integer(1...2)) : 0
         return .dropped(burst.reason)
       }
-      guard random.chance(drops.chance) else { return .delivered }
-      burst.reason = drops.reason(&random)
-      burst.left = random.chance(drops.burstChance) ? Int(random.integer(1...2)) : 0
-      return .dropped(burst.reason)
     }
-    // Frames flow between the changes, unless a gap is open.
+    // Frames flow between the changes, unless a gap is open; a burst of drops goes on across
+    // a rate change or a gap.
+    var continuingBurst = false
     func deliver(until t: Int64) {
       let until = min(t, end)
       if gapsOpen == 0, until > from {
-        b.frames(camera: current, fps: fps, from: from, to: until, stream: stream, fate: fate)
+        b.frames(
+          camera: current, fps: fps, from: from, to: until, stream: stream, fate: fate,
+          continuingBurst: continuingBurst)
+        continuingBurst = true
       }
       from = max(from, until)
     }

@@ -131,19 +131,17 @@ extension Scenario {
     _ b: inout TraceBuilder, _ p: ScenarioParameters, _ start: Int64, _ end: Int64
   ) {
     b.add(start, .input(stream: .video, camera: .backWide))
-    var burst = 0
-    var burstReason = DropReason.frameWasLate
     let (dropChance, burstChance) = (p.number("dropChance"), p.number("burstChance"))
-    b.frames(camera: .backWide, fps: b.options.fps, from: start, to: end) { random in
-      if burst > 0 {
-        burst -= 1
-        return .dropped(burstReason)
+    b.frames(camera: .backWide, fps: b.options.fps, from: start, to: end) { random, burst in
+      if burst.left > 0 {
+        burst.left -= 1
+        return .dropped(burst.reason)
       }
       guard random.chance(dropChance) else { return .delivered }
       let roll = random.uniform(0...1)
-      burstReason = roll < 0.6 ? .frameWasLate : roll < 0.9 ? .outOfBuffers : .discontinuity
-      burst = random.chance(burstChance) ? Int(random.integer(1...2)) : 0
-      return .dropped(burstReason)
+      burst.reason = roll < 0.6 ? .frameWasLate : roll < 0.9 ? .outOfBuffers : .discontinuity
+      burst.left = random.chance(burstChance) ? Int(random.integer(1...2)) : 0
+      return .dropped(burst.reason)
     }
   }
 

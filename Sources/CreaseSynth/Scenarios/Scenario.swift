@@ -55,6 +55,9 @@ public enum Scenario: String, CaseIterable, Sendable {
   /// Generates the trace.
   public func generate(_ options: SynthOptions) -> SyntheticTrace { description.generate(options) }
 
+  /// The trace's events, made as they are taken; see ``ScenarioDescription/events(_:)``.
+  public func events(_ options: SynthOptions) -> SyntheticEvents { description.events(options) }
+
   /// The events of a run without end (`synth --duration 0`); see ``ScenarioDescription/endless(_:)``.
   public func endless(_ options: SynthOptions) -> some Sequence<Event> { description.endless(options) }
 

@@ -41,12 +41,18 @@ public struct ScenarioDescription: Hashable, Sendable {
     return header
   }
 
-  /// Generates the trace.
-  /// - Complexity: O(*n* log *n*) in the number of events.
+  /// Generates the trace, its events in an array.
+  /// - Complexity: O(*n* log *p*) in the *n* events of *p* model calls.
   public func generate(_ options: SynthOptions) -> SyntheticTrace {
+    SyntheticTrace(header: header(options), events: Array(events(options)))
+  }
+
+  /// The trace's events, made as they are taken: what `crease synth` writes, in memory that
+  /// does not grow with the run's length.
+  /// - Complexity: O(*n* log *p*) in the *n* events of *p* model calls, O(*p*) memory.
+  public func events(_ options: SynthOptions) -> SyntheticEvents {
     var builder = TraceBuilder(options: options)
     let end = Int64(((options.duration ?? length) * 1e9).rounded())
-    builder.header = header(options)
     var start: Int64 = 0
     for segment in segments where start < end {
       let segmentEnd = segment.duration.map { min(start + Int64(($0 * 1e9).rounded()), end) } ?? end
@@ -54,7 +60,7 @@ public struct ScenarioDescription: Hashable, Sendable {
       segment.content.compose(&builder, from: start, to: segmentEnd)
       start = segmentEnd
     }
-    return builder.build(end: end)
+    return builder.events(end: end)
   }
 
   /// The events of a run without end (`synth --duration 0`): pass after pass of the scenario's
@@ -63,14 +69,14 @@ public struct ScenarioDescription: Hashable, Sendable {
   public func endless(_ options: SynthOptions) -> some Sequence<Event> {
     let length = Nanoseconds(Int64((self.length * 1e9).rounded()))
     let period = length + Nanoseconds(1_000_000_000 / Int64(options.fps))
-    return (0...).lazy.flatMap { pass -> [Event] in
+    return (0...).lazy.flatMap { pass in
       var passOptions = options
       passOptions.seed = options.seed &+ UInt64(pass)
       passOptions.duration = self.length
       // Saturates: a run past the end of the time range stays at its end.
       let (product, overflow) = Int64(pass).multipliedReportingOverflow(by: period.rawValue)
       let offset = overflow ? Nanoseconds.max : Nanoseconds(product)
-      return self.generate(passOptions).events.dropLast().map { $0.shifted(by: offset) }
+      return self.events(passOptions).lazy.filter { $0.payload != .end }.map { $0.shifted(by: offset) }
     }
   }
 }
