@@ -1,6 +1,7 @@
-import CreaseCLI
 import Foundation
 import Testing
+
+@testable import CreaseCLI
 
 @Suite("crease sweep: every combination of configuration values")
 struct SweepTests {
@@ -88,5 +89,37 @@ struct SweepTests {
     #expect(CreaseRun("sweep", Self.traces[0]).status == .usage, "nothing to sweep")
     let negative = CreaseRun("sweep", "--set", "hinge.settleMs=-5", Self.traces[0])
     #expect(negative.status == .configuration && negative.error.contains("settle"))
+  }
+
+  @Test(
+    "a value that is not a JSON number is refused at once with exit 64, naming it",
+    arguments: ["0x10", "+5", ".5", "5.", "01", "1e", "-", "1e400", "30,,50", "inf"])
+  func valuesAreJSONNumbers(value: String) {
+    let run = CreaseRun("sweep", "--set", "hinge.statusDebounceMs=\(value)", Self.traces[0])
+    #expect(run.status == .usage, "\(run.error)")
+    #expect(run.error.contains("is not a number as a configuration file writes it"), "\(run.error)")
+    #expect(run.output.isEmpty)
+  }
+
+  @Test("JSON's own forms of a number are taken", arguments: ["30", "-0", "0.5", "1e1", "2E+1", "25.0e0"])
+  func jsonNumbersTaken(value: String) {
+    #expect(SweepCommand.isJSONNumber(value))
+  }
+
+  @Test("more settings than a sweep tries is refused before any is made, with the sizes")
+  func tooManySettings() throws {
+    let values = (1...100).map(String.init).joined(separator: ",")
+    let keys = ["hinge.statusDebounceMs", "hinge.settleMs", "camera.gapFactor", "camera.stallFactor"]
+    let arguments = ["sweep"] + keys.flatMap { ["--set", "\($0)=\(values)"] } + [Self.traces[0]]
+    let run = CreaseRun(arguments)
+    #expect(run.status == .usage)
+    #expect(
+      run.error.contains("100 × 100 × 100 × 100 settings, more than the 10000 a sweep tries"), "\(run.error)")
+    if !ByteBoundTests.sanitized {
+      // Every combination built up front took 2 GB before the refusal could come.
+      let peak = try peakOfCrease(arguments, in: temporaryDirectory())
+      #expect(peak.status == 64)
+      #expect(peak.peakKB < 64 * 1024, "peak RSS \(peak.peakKB) KB")
+    }
   }
 }

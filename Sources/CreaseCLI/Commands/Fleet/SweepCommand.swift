@@ -31,11 +31,15 @@ enum SweepCommand: Subcommand {
     var values: [String]
   }
 
+  /// The most settings one sweep tries: each is a column of its table, and beyond some dozens
+  /// it is read by a program anyway, which can run several sweeps.
+  static let mostSettings = 10_000
+
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let base = try TraceInputs.configuration(arguments)
     let axes = try arguments.allValues(setOption).map(axis)
     guard !axes.isEmpty else { throw UsageError("Give at least one '--set KEY=V1,V2,...'.") }
-    let settings = try combinations(axes).map { setting in
+    let settings = try Combinations(axes).map { setting in
       (
         name: setting.map { "\($0.key)=\($0.value)" }.joined(separator: " "),
         configuration: try configure(setting, over: base)
@@ -87,16 +91,78 @@ enum SweepCommand: Subcommand {
     }
     let values = text[text.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false)
       .map(String.init)
-    guard !values.isEmpty, values.allSatisfy({ Double($0)?.isFinite == true }) else {
-      throw UsageError("'--set \(text)': the values must be numbers, separated by commas.")
+    // Spliced into a configuration document as written: each must be a JSON number, as a
+    // configuration file holds it (not `0x10`, `+5` or `.5`), and finite.
+    if let bad = values.first(where: { !isJSONNumber($0) || Double($0)?.isFinite != true }) {
+      throw UsageError(
+        "'--set \(text)': '\(bad)' is not a number as a configuration file writes it (such as 30, 0.5 or 1e3); "
+          + "separate values with commas.")
     }
     return Axis(key: key, values: values)
   }
 
-  /// Every combination of the axes' values, the first axis varying slowest.
-  static func combinations(_ axes: [Axis]) -> [[(key: String, value: String)]] {
-    axes.reduce([[]]) { partial, axis in
-      partial.flatMap { setting in axis.values.map { setting + [(axis.key, $0)] } }
+  /// Whether `text` is a number in JSON's grammar: `-`, digits without a leading zero, a
+  /// fraction and an exponent, each optional but the digits.
+  static func isJSONNumber(_ text: String) -> Bool {
+    var bytes = text.utf8[...]
+    func digits() -> Int {
+      let count = bytes.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
+      bytes = bytes.dropFirst(count)
+      return count
+    }
+    if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+    let leadingZero = bytes.first == UInt8(ascii: "0")
+    let whole = digits()
+    guard whole > 0, !(leadingZero && whole > 1) else { return false }
+    if bytes.first == UInt8(ascii: ".") {
+      bytes = bytes.dropFirst()
+      guard digits() > 0 else { return false }
+    }
+    if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+      bytes = bytes.dropFirst()
+      if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+      guard digits() > 0 else { return false }
+    }
+    return bytes.isEmpty
+  }
+
+  /// Every combination of the axes' values, the first axis varying slowest, each made when
+  /// asked for: their count is checked before any is.
+  struct Combinations: RandomAccessCollection {
+    let axes: [Axis]
+    let count: Int
+
+    /// The combinations of `axes`.
+    /// - Throws: ``UsageError`` when they are more than ``SweepCommand/mostSettings``.
+    init(_ axes: [Axis]) throws(UsageError) {
+      self.axes = axes
+      var count = 1
+      for axis in axes {
+        let (product, overflow) = count.multipliedReportingOverflow(by: axis.values.count)
+        guard !overflow, product <= SweepCommand.mostSettings else {
+          let sizes = axes.map { String($0.values.count) }.joined(separator: " × ")
+          throw UsageError(
+            "The '--set' values make \(sizes) settings, more than the \(SweepCommand.mostSettings) a sweep tries: "
+              + "sweep fewer values, or split the sweep.")
+        }
+        count = product
+      }
+      self.count = count
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    /// The combination at `index`: its value of each axis, read off `index` in mixed radix.
+    subscript(index: Int) -> [(key: String, value: String)] {
+      var rest = index
+      var setting: [(key: String, value: String)] = []
+      for axis in axes.reversed() {
+        let (quotient, remainder) = rest.quotientAndRemainder(dividingBy: axis.values.count)
+        setting.append((axis.key, axis.values[remainder]))
+        rest = quotient
+      }
+      return setting.reversed()
     }
   }
 
