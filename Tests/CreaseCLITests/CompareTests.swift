@@ -95,3 +95,55 @@ struct CompareTests {
     )
   }
 }
+
+@Suite("Names from summaries, escaped for the format they are written into")
+struct HostileNameTests {
+  static let hostile = "=HYPERLINK(\"http://x\")|a\nb\u{1B}[31m"
+
+  /// A summary of open-close whose trace and one cue kind carry `hostile`, and one as written.
+  static func summaries(_ directory: String) throws -> (plain: String, hostile: String) {
+    let plain = "\(directory)/plain.summary.json"
+    #expect(CreaseRun("replay", tracePath("open-close.jsonl"), "-o", "/dev/null", "--summary-json", plain).status == .success)
+    var object = try #require(try JSONSerialization.jsonObject(with: Data(bytes(of: plain)!)) as? [String: Any])
+    var sources = try #require(object["sources"] as? [[String: Any]])
+    sources[0]["name"] = hostile
+    object["sources"] = sources
+    var cues = try #require(object["cues"] as? [[String: Any]])
+    var added = cues[0]
+    added["cue"] = hostile
+    cues.append(added)
+    object["cues"] = cues
+    let path = "\(directory)/hostile.summary.json"
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+    return (plain, path)
+  }
+
+  @Test("no control character, row break or formula reaches text, CSV or Markdown", arguments: ["report", "compare"])
+  func escaped(command: String) throws {
+    let (plain, hostile) = try Self.summaries(temporaryDirectory())
+    let inputs = command == "report" ? [hostile] : [plain, hostile]
+    for format in ["text", "csv", "markdown"] {
+      let run = CreaseRun([command] + inputs + (format == "text" ? [] : ["-f", format]))
+      switch format {
+      case "csv":
+        // Kept exactly, a newline inside quotes as RFC 4180 has it, but quoted with a leading
+        // ', so that a spreadsheet shows it as text instead of running it.
+        #expect(run.output.contains("\"'=HYPERLINK(\"\"http://x\"\")|a\nb\u{1B}[31m\""), "\(run.output)")
+        #expect(!run.output.split(separator: "\n").contains { $0.hasPrefix("=") || $0.contains(",=") })
+        continue
+      default:
+        break
+      }
+      #expect(!run.output.contains("\u{1B}"), "\(command) \(format): a raw ESC")
+      #expect(run.output.contains(#"\n"#) && run.output.contains(#"\u001B"#), "\(command) \(format): \(run.output)")
+      switch format {
+      case "markdown":
+        #expect(run.output.contains(#"\|a\nb"#), "\(run.output)")
+        let rows = run.output.split(separator: "\n")
+        #expect(rows.allSatisfy { $0.hasPrefix("|") && $0.hasSuffix("|") }, "every line a whole row")
+      default:
+        break
+      }
+    }
+  }
+}

@@ -34,7 +34,9 @@ public struct Provenance: Hashable, Sendable {
   /// traces alone has none.
   public static func describe(_ provenance: Provenance?) -> String {
     guard let provenance else { return "no configuration (every trace failed)" }
-    return "crease \(provenance.version), configuration \(provenance.digest)"
+    // Both as a summary's file says, so escaped: a line of a report stays one line.
+    return "crease \(provenance.version.escapingControlCharacters), configuration "
+      + provenance.digest.escapingControlCharacters
   }
 
   /// The configuration itself, read back as `-c` would read it.

@@ -38,7 +38,7 @@ extension FleetComparison {
       + table.text
       + (regressions.isEmpty
         ? "compare: no cue kind regressed past \(percent) %\n"
-        : "compare: REGRESSED past \(percent) %: \(regressions.joined(separator: ", "))\n")
+        : "compare: REGRESSED past \(percent) %: \(regressions.joined(separator: ", ").escapingControlCharacters)\n")
   }
 
   /// The comparison as JSON: the threshold, whether anything regressed, and per cue kind the

@@ -77,7 +77,9 @@ extension FleetReport {
       violations.isEmpty
       ? "  bounds: every cue within its bound\n"
       : "  bounds: EXCEEDED, a defect of Crease, please report it:\n"
-        + violations.map { "    \($0.trace): \($0.count) \($0.cue)\n" }.joined()
+        + violations.map {
+          "    \($0.trace.escapingControlCharacters): \($0.count) \($0.cue.escapingControlCharacters)\n"
+        }.joined()
     text +=
       "  gaps: " + zip(GapCause.allCases, gaps).map { "\($1) \($0.rawValue)" }.joined(separator: ", ")
       + "; stalls: \(stalls); stale frames: \(staleFrames)\n"
@@ -124,8 +126,10 @@ extension FleetReport {
   }
 
   /// Rows under a header, columns padded to their widest cell, indented by four spaces. A row
-  /// shorter than the header (a failed trace) runs its last cell on.
+  /// shorter than the header (a failed trace) runs its last cell on. Names come from summaries:
+  /// their control characters are shown as escapes, so each row stays one line.
   private static func table(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
+    let rows = rows.map { $0.map(\.escapingControlCharacters) }
     // Each cell's width counted once: counting characters walks the text.
     let counts = ([header] + rows.filter { $0.count == header.count }).map { $0.map(\.count) }
     let widths = header.indices.map { column in counts.map { $0[column] }.max()! }

@@ -1,5 +1,11 @@
 /// A table of text cells with a header row, rendered for people (aligned columns), for
 /// spreadsheets (CSV) or for a pull request (Markdown): `compare` and `sweep` share it.
+///
+/// A cell's text may come from a summary anyone could have written (a trace's name), so each
+/// rendering escapes it for its format: control characters are shown as escapes (`\n`,
+/// `\u001B`) in aligned text and Markdown, where they would end a row or drive a terminal; a
+/// word cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage
+/// return first) is quoted with a leading `'` in CSV, as OWASP advises.
 public struct TextTable: Sendable {
   /// The column names.
   public var header: [String]
@@ -18,7 +24,7 @@ public struct TextTable: Sendable {
 
   /// Aligned columns, two spaces apart, no trailing spaces.
   public var text: String {
-    let all = [header] + rows
+    let all = ([header] + rows).map { $0.map(\.escapingControlCharacters) }
     let widths = header.indices.map { column in all.map { $0[column].count }.max()! }
     return all.map { row in
       var line = row.enumerated().map { column, cell in
@@ -30,12 +36,15 @@ public struct TextTable: Sendable {
     }.joined()
   }
 
-  /// Comma-separated values with the header first (RFC 4180 quoting).
+  /// Comma-separated values with the header first (RFC 4180 quoting), word cells that would
+  /// start a formula neutralised.
   public var csv: String {
     ([header] + rows).map { row in
-      row.map { cell in
-        cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
-          ? "\"" + cell.replacing("\"", with: "\"\"") + "\"" : cell
+      row.enumerated().map { column, cell in
+        let formula = column < wordColumns && cell.first.map { "=+-@\t\r".contains($0) } == true
+        let text = formula ? "'" + cell : cell
+        return formula || text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+          ? "\"" + text.replacing("\"", with: "\"\"") + "\"" : text
       }.joined(separator: ",")
     }.joined(separator: "\n") + "\n"
   }
@@ -45,7 +54,8 @@ public struct TextTable: Sendable {
     var lines = ["| " + header.joined(separator: " | ") + " |"]
     lines.append("|" + header.indices.map { $0 < wordColumns ? " --- |" : " ---: |" }.joined())
     for row in rows {
-      lines.append("| " + row.map { $0.replacing("|", with: "\\|") }.joined(separator: " | ") + " |")
+      lines.append(
+        "| " + row.map { $0.escapingControlCharacters.replacing("|", with: "\\|") }.joined(separator: " | ") + " |")
     }
     return lines.joined(separator: "\n") + "\n"
   }
