@@ -103,8 +103,11 @@ struct HostileNameTests {
   /// A summary of open-close whose trace and one cue kind carry `hostile`, and one as written.
   static func summaries(_ directory: String) throws -> (plain: String, hostile: String) {
     let plain = "\(directory)/plain.summary.json"
-    #expect(CreaseRun("replay", tracePath("open-close.jsonl"), "-o", "/dev/null", "--summary-json", plain).status == .success)
-    var object = try #require(try JSONSerialization.jsonObject(with: Data(bytes(of: plain)!)) as? [String: Any])
+    #expect(
+      CreaseRun("replay", tracePath("open-close.jsonl"), "-o", "/dev/null", "--summary-json", plain).status
+        == .success)
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: Data(bytes(of: plain)!)) as? [String: Any])
     var sources = try #require(object["sources"] as? [[String: Any]])
     sources[0]["name"] = hostile
     object["sources"] = sources
@@ -118,7 +121,9 @@ struct HostileNameTests {
     return (plain, path)
   }
 
-  @Test("no control character, row break or formula reaches text, CSV or Markdown", arguments: ["report", "compare"])
+  @Test(
+    "no control character, row break or formula reaches text, CSV or Markdown",
+    arguments: ["report", "compare"])
   func escaped(command: String) throws {
     let (plain, hostile) = try Self.summaries(temporaryDirectory())
     let inputs = command == "report" ? [hostile] : [plain, hostile]
@@ -135,7 +140,8 @@ struct HostileNameTests {
         break
       }
       #expect(!run.output.contains("\u{1B}"), "\(command) \(format): a raw ESC")
-      #expect(run.output.contains(#"\n"#) && run.output.contains(#"\u001B"#), "\(command) \(format): \(run.output)")
+      #expect(
+        run.output.contains(#"\n"#) && run.output.contains(#"\u001B"#), "\(command) \(format): \(run.output)")
       switch format {
       case "markdown":
         #expect(run.output.contains(#"\|a\nb"#), "\(run.output)")

@@ -158,3 +158,49 @@ struct HostileRecordingTests {
     #expect(timing.tracks[1].presentationTimes == [0, 20])
   }
 }
+
+@Suite("Work that grows with its input, not faster")
+struct LinearWorkTests {
+  @Test(
+    "a summary of 100,000 sources is reported in one pass (their digests were joined by copying: quadratic)",
+    .enabled(if: !ByteBoundTests.sanitized), .timeLimit(.minutes(1)))
+  func manySources() throws {
+    let directory = temporaryDirectory()
+    let plain = "\(directory)/plain.summary.json"
+    #expect(
+      CreaseRun("replay", tracePath("open-close.jsonl"), "-o", "/dev/null", "--summary-json", plain).status
+        == .success)
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: Data(bytes(of: plain)!)) as? [String: Any])
+    let source = try #require((object["sources"] as? [[String: Any]])?.first)
+    object["sources"] = (0..<100_000).map { index in
+      source.merging(["name": "t\(index).jsonl", "digest": "xxh64:" + String(index, radix: 16)]) { $1 }
+    }
+    let path = "\(directory)/many.summary.json"
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+    let run = CreaseRun("report", path, "-f", "json")
+    #expect(run.status == .success, "\(run.error)")
+    #expect(run.output.contains("t99999.jsonl"))
+  }
+
+  @Test(
+    "fragments find their track by its ID: 5,000 tracks and 5,000 fragments import in one pass",
+    .timeLimit(.minutes(1)))
+  func manyTracksAndFragments() throws {
+    var tracks = (1...5_000).map { id in
+      var track = MovieTimingWriter.Track(id: UInt32(id), timescale: 600)
+      track.durations = [.init(count: 1, value: 20)]
+      return track
+    }
+    tracks[4_999].defaultDuration = 20
+    let fragments = (0..<5_000).map { index in
+      MovieTimingWriter.Fragment(
+        trackID: 5_000, baseDecodeTime: UInt64(20 * (index + 1)), samples: [.init(duration: 20, offset: 0)])
+    }
+    let timing = try MovieTiming.read(
+      MemorySource(
+        MovieTimingWriter(movieTimescale: 600, tracks: tracks, fragments: fragments).bytes(), name: "m.mp4"))
+    #expect(timing.tracks.count == 5_000)
+    #expect(timing.tracks[4_999].presentationTimes.count == 5_001)
+  }
+}
