@@ -55,7 +55,8 @@ public struct TextTable: Sendable {
     lines.append("|" + header.indices.map { $0 < wordColumns ? " --- |" : " ---: |" }.joined())
     for row in rows {
       lines.append(
-        "| " + row.map { $0.escapingControlCharacters.replacing("|", with: "\\|") }.joined(separator: " | ") + " |")
+        "| " + row.map { $0.escapingControlCharacters.replacing("|", with: "\\|") }.joined(separator: " | ")
+          + " |")
     }
     return lines.joined(separator: "\n") + "\n"
   }
