@@ -96,6 +96,37 @@ struct CompareTests {
   }
 }
 
+@Suite("Counts past 2⁵³, exact in every format")
+struct ExactCountTests {
+  @Test("a count of 12345678901234567 reads back as itself in compare's text, CSV and Markdown")
+  func exactCounts() throws {
+    let directory = temporaryDirectory()
+    let path = "\(directory)/plain.summary.json"
+    #expect(
+      CreaseRun("replay", tracePath("open-close.jsonl"), "-o", "/dev/null", "--summary-json", path).status
+        == .success)
+    // The count is set in the text, not through a double, which would round it.
+    let text = try #require(contents(of: path))
+    // The mark entry as the summary writes it, its count and its histogram's bucket together.
+    let entry = [
+      #""cue": "mark","#, #""stage": "instant","#, #""count": 1,"#, #""p50Ns": 0,"#, #""p90Ns": 0,"#,
+      #""p99Ns": 0,"#, #""maxNs": 0,"#, #""overBound": 0,"#, #""histogram": ["#, "  [0, 1, 0]",
+    ].joined(separator: "\n      ")
+    let large = text.replacing(
+      entry,
+      with: entry.replacing(#""count": 1,"#, with: #""count": 12345678901234567,"#)
+        .replacing("[0, 1, 0]", with: "[0, 12345678901234567, 0]"))
+    #expect(large != text, "the summary's mark entry, as the summary writes it")
+    try write(large, to: "\(directory)/large.summary.json")
+    for format in ["text", "csv", "markdown"] {
+      let run = CreaseRun(
+        ["compare", "\(directory)/large.summary.json", "\(directory)/large.summary.json"]
+          + (format == "text" ? [] : ["-f", format]))
+      #expect(run.output.contains("12345678901234567"), "\(format): \(run.output)")
+    }
+  }
+}
+
 @Suite("Names from summaries, escaped for the format they are written into")
 struct HostileNameTests {
   static let hostile = "=HYPERLINK(\"http://x\")|a\nb\u{1B}[31m"

@@ -9,22 +9,27 @@ extension FleetComparison {
     for name in Self.latencyNames { header += ["base \(name) ms", "new \(name) ms", "\(name) change %"] }
     let cells = rows.map { row in
       var cells = [row.name, row.verdict.rawValue]
-      cells += Self.cells(row.base.map { Double($0.count) }, row.new.map { Double($0.count) }, decimals: 0)
+      // Counts as the integers they are: through a double, digits past 2⁵³ were lost.
+      cells += Self.cells(row.base.map(\.count), row.new.map(\.count), as: { String($0) }, value: Double.init)
       for index in Self.latencyNames.indices {
         cells += Self.cells(
           row.base.map { Double($0.latencies[index].rawValue) / 1e6 },
-          row.new.map { Double($0.latencies[index].rawValue) / 1e6 }, decimals: 3)
+          row.new.map { Double($0.latencies[index].rawValue) / 1e6 }, as: { String(fixed: $0, decimals: 3) },
+          value: { $0 })
       }
       return cells
     }
     return TextTable(header: header, rows: cells, wordColumns: 2)
   }
 
-  private static func cells(_ base: Double?, _ new: Double?, decimals: Int) -> [String] {
-    let change = base.flatMap { base in new.map { Self.change(base, $0) } }
+  /// A figure of each run, written by `text`, and its change, from `value`.
+  private static func cells<Figure>(
+    _ base: Figure?, _ new: Figure?, as text: (Figure) -> String, value: (Figure) -> Double
+  ) -> [String] {
+    let change = base.flatMap { base in new.map { Self.change(value(base), value($0)) } }
     return [
-      base.map { String(fixed: $0, decimals: decimals) } ?? "-",
-      new.map { String(fixed: $0, decimals: decimals) } ?? "-",
+      base.map(text) ?? "-",
+      new.map(text) ?? "-",
       change.map { $0.isFinite ? (($0 >= 0 ? "+" : "") + String(fixed: $0 * 100, decimals: 1)) : "new" }
         ?? "-",
     ]
