@@ -14,6 +14,10 @@ public final class SocketSink: ByteSink {
   private let descriptor: Int32
   private let isDatagram: Bool
   private var buffer: [UInt8] = []
+  /// Datagrams sent, so that a line too long for one is named by its number.
+  private var datagrams = 0
+  /// The most a UDP datagram carries over IPv4 (65,535 less the IP and UDP headers).
+  public static let largestDatagram = 65_507
 
   /// Connects to `address`.
   /// - Throws: ``IOError`` naming the address when nothing listens there or it cannot be reached.
@@ -52,7 +56,16 @@ public final class SocketSink: ByteSink {
     }
     var start = 0
     while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      let count = newline + 1 - start
+      guard count <= Self.largestDatagram else {
+        throw IOError(
+          path: address.description,
+          reason:
+            "line \(datagrams + 1) is \(count) bytes, more than a UDP datagram carries (\(Self.largestDatagram))"
+        )
+      }
       try buffer.withUnsafeBytes { try send(UnsafeRawBufferPointer(rebasing: $0[start...newline])) }
+      datagrams += 1
       start = newline + 1
     }
     buffer.removeFirst(start)

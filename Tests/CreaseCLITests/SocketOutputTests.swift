@@ -1,4 +1,5 @@
 import CreaseCLI
+import CreaseIO
 import Foundation
 import Testing
 
@@ -238,4 +239,60 @@ struct SocketOutputTests {
 private func bindSocket(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
 {
   bind(descriptor, address, length)
+}
+
+@Suite("Socket addresses: an address or a usage error, never a file")
+struct SocketAddressTests {
+  @Test(
+    "an address spelled wrong is exit 64 naming what is wrong, and no file is written, whatever folders exist",
+    arguments: [
+      ("tcp://127.0.0.1:0", "the port '0'"), ("tcp://h:65536", "the port '65536'"),
+      ("udp://h:-1", "the port '-1'"),
+      ("tcp://:9000", "no host"), ("tcp://host", "no port"), ("unix:", "needs the socket's path"),
+      ("http://example.com/x", "'http' is not an output's scheme"), ("udp://[::1:5", "in brackets"),
+    ])
+  func malformed(address: String, reason: String) throws {
+    let directory = temporaryDirectory()
+    // A folder named like the scheme, so that a file path would have been writable.
+    try FileManager.default.createDirectory(atPath: "\(directory)/tcp:", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: "\(directory)/udp:", withIntermediateDirectories: true)
+    for arguments in [
+      ["synth", "open-close", "--limit", "1", "-o", address],
+      ["replay", tracePath("open-close.jsonl"), "-o", address],
+    ] {
+      let run = try shell(
+        "cd '\(directory)' && $CREASE \(arguments.map { "'\($0)'" }.joined(separator: " ")) 2>&1; echo \"status $?\"",
+        in: directory)
+      #expect(run.output.contains("status 64"), "\(arguments): \(run.output)")
+      #expect(run.output.contains(reason), "\(arguments): \(run.output)")
+    }
+    let written = try FileManager.default.subpathsOfDirectory(atPath: directory).filter {
+      !["tcp:", "udp:"].contains($0)
+    }
+    #expect(written.isEmpty, "files written: \(written)")
+  }
+
+  @Test("a unix: path past the platform's limit is a usage error, not a failed connection")
+  func unixPathTooLong() {
+    let path = "/tmp/" + String(repeating: "s", count: SocketAddress.longestUnixPath)
+    let run = CreaseRun("synth", "open-close", "--limit", "1", "-o", "unix:\(path)")
+    #expect(run.status == .usage)
+    #expect(
+      run.error.contains("more than a Unix socket address holds (\(SocketAddress.longestUnixPath))"),
+      "\(run.error)")
+  }
+
+  @Test("a line longer than a UDP datagram carries is exit 74 naming the line")
+  func udpLineTooLong() throws {
+    let directory = temporaryDirectory()
+    let label = String(repeating: "x", count: 70_000)
+    try write(
+      #"{"t":0,"kind":"mark","label":"short"}"# + "\n" + #"{"t":1,"kind":"mark","label":"\#(label)"}"# + "\n",
+      to: "\(directory)/long.jsonl")
+    // Nothing need listen: the line is refused before it is sent.
+    let run = CreaseRun("replay", "\(directory)/long.jsonl", "-o", "udp://127.0.0.1:9")
+    #expect(run.status == .ioError)
+    #expect(
+      run.error.contains("line 2 is 70042 bytes, more than a UDP datagram carries (65507)"), "\(run.error)")
+  }
 }

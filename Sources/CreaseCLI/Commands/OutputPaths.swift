@@ -16,6 +16,7 @@ enum OutputPaths {
   static func refuseOverlaps(
     _ outputs: [(option: String, path: String)], inputs: [String], streams: StandardStreams
   ) throws(UsageError) {
+    for output in outputs { try checkAddress(output.path, option: output.option) }
     var seen: [(what: String, identity: Identity)] = inputs.compactMap { path in
       let identity = path == "-" ? streams.input.fileIdentity.map(Identity.file) : Identity(path: path)
       return identity.map { (path == "-" ? "standard input" : "input '\(path)'", $0) }
@@ -31,6 +32,14 @@ enum OutputPaths {
         )
       }
       seen.append((what, identity))
+    }
+  }
+
+  /// Refuses an output that is an address spelled wrong (`tcp://host:0`, `unix:`, `http://…`):
+  /// such a name is never a file's.
+  static func checkAddress(_ path: String, option: String) throws(UsageError) {
+    if case .invalid(let reason) = SocketAddress.parse(path) {
+      throw UsageError("'\(option) \(path)': \(reason).")
     }
   }
 

@@ -22,6 +22,7 @@ enum TraceOutputFormat: String, CaseIterable {
   /// The format `--to` names, or else the one `path`'s name says.
   /// - Throws: ``UsageError`` for a name that says neither, without `--to`.
   static func resolve(_ arguments: ParsedArguments, output path: String) throws -> TraceOutputFormat {
+    try OutputPaths.checkAddress(path, option: "--output")
     if let chosen = try arguments.choice(option, of: TraceOutputFormat.self) { return chosen }
     if BinaryTraceFormat.isBinary(path: path) { return .binary }
     if path == "-" || path.hasSuffix(".jsonl") || isStream(path) || SocketAddress(path) != nil {
