@@ -16,8 +16,9 @@ enum SweepCommand: Subcommand {
       CONFIGURATION) and the values to try; the traces are replayed, each on its own as 'batch'
       does, under every combination, over the '-c' configuration or the defaults, on all cores.
       For each setting and cue kind: the count and the p50, p90, p99 and largest latency, so the
-      trade-off between latency and flicker (status commits, gaps, masks) can be read off. The
-      same inputs give the same bytes.
+      trade-off between latency and flicker (status commits, gaps, masks) can be read off. Each
+      value is a JSON number; a sweep tries at most 10,000 settings. The same inputs give the
+      same bytes.
       """,
     arguments: [TraceInputs.traceArgument],
     options: [
