@@ -246,10 +246,11 @@ enum FuzzChecks {
         payload = .input(
           stream: StreamName(rawValue: name()), camera: Camera(rawValue: take() % 6) ?? .backWide)
       case 4:
+        let toward = take()
         payload = .direction(
           DirectionUpdate(
-            view: ViewName(rawValue: name()), toward: CameraSet(rawValue: take() & 63),
-            away: CameraSet(rawValue: take() & 63)))
+            view: ViewName(rawValue: name()), toward: CameraSet(rawValue: toward & 63),
+            away: CameraSet(rawValue: take() & 63), innerFrontListedFirst: toward & 0x80 != 0))
       case 5: payload = .mark(label: name() + name())
       case 6: payload = .session(SessionState(running: take() & 1 == 1, previewVisible: nil))
       default: payload = .hinge(nil)

@@ -91,7 +91,7 @@ public enum TraceEncoder {
       field(#","camera":"#, text: camera.name, &writer)
     case .direction(let update):
       field(#","view":"#, text: update.view.rawValue, &writer)
-      cameras(#","toward":["#, update.toward, &writer)
+      cameras(#","toward":["#, update.toward, innerFrontFirst: update.innerFrontListedFirst, &writer)
       cameras(#","away":["#, update.away, &writer)
     case .display(let change):
       field(#","display":"#, text: change.display.name, &writer)
@@ -130,11 +130,20 @@ public enum TraceEncoder {
     }
   }
 
-  /// A list of cameras: `prefix` is its comma, key, colon and opening bracket.
-  private static func cameras(_ prefix: StaticString, _ set: CameraSet, _ writer: inout UnsafeByteWriter) {
+  /// A list of cameras: `prefix` is its comma, key, colon and opening bracket. The cameras come
+  /// in declaration order, `innerFront` first when `innerFrontFirst` (the order a direction
+  /// update listed both front cameras in decides which a `virtualFront` input takes).
+  private static func cameras(
+    _ prefix: StaticString, _ set: CameraSet, innerFrontFirst: Bool = false, _ writer: inout UnsafeByteWriter
+  ) {
     writer.write(prefix)
     var first = true
+    if innerFrontFirst {
+      writer.writeJSONString(Camera.innerFront.name)
+      first = false
+    }
     set.forEachCamera { camera in
+      if innerFrontFirst && camera == .innerFront { return }
       if !first { writer.write(UInt8(ascii: ",")) }
       first = false
       writer.writeJSONString(camera.name)

@@ -112,6 +112,11 @@ struct BinaryTraceReaderTests {
       Event(t: 1, .drop(Drop(pts: PresentationTime(nanoseconds: 2), reason: .outOfBuffers))),
       Event(t: 1, .drop(Drop(pts: PresentationTime(nanoseconds: 3), reason: nil))),
       Event(t: 1, .direction(DirectionUpdate(toward: CameraSet(.innerFront), away: CameraSet(.backWide)))),
+      Event(
+        t: 1,
+        .direction(
+          DirectionUpdate(
+            toward: CameraSet([.innerFront, .outerFront]), away: CameraSet(), innerFrontListedFirst: true))),
       Event(t: 1, .display(DisplayChange(display: .outer, fullScreen: true))),
       Event(t: 1, .app(.background)),
       Event(t: 1, .session(SessionState(running: true, previewVisible: false))),

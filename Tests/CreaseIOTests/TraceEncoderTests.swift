@@ -22,6 +22,17 @@ struct TraceEncoderTests {
       Event(
         t: 7, .direction(DirectionUpdate(view: "pip", toward: CameraSet(), away: CameraSet(Camera.allCases))))
     ),
+    // Both front cameras toward the person, in either order: the order decides (SPEC 4.7).
+    .event(
+      Event(
+        t: 7,
+        .direction(
+          DirectionUpdate(
+            toward: CameraSet([.innerFront, .outerFront, .backWide]), away: CameraSet(),
+            innerFrontListedFirst: true)))),
+    .event(
+      Event(
+        t: 7, .direction(DirectionUpdate(toward: CameraSet([.innerFront, .outerFront]), away: CameraSet())))),
     .event(Event(t: 8, .display(DisplayChange(display: .inner, fullScreen: false)))),
     .event(Event(t: 9, .app(.background))),
     .event(Event(t: 10, .session(SessionState(running: true, previewVisible: nil)))),

@@ -86,6 +86,19 @@ struct TraceParserKindTests {
             t: 2,
             .direction(
               DirectionUpdate(toward: CameraSet(.outerFront), away: CameraSet([.innerFront, .backWide]))))))
+    for (list, innerFrontFirst) in [
+      (#"["innerFront","backWide","outerFront"]"#, true), (#"["outerFront","innerFront"]"#, false),
+      (#"["innerFront"]"#, false),
+    ] {
+      guard
+        case .event(let event) = try parse(#"{"t":2,"kind":"direction","toward":"# + list + #","away":[]}"#),
+        case .direction(let update) = event.payload
+      else {
+        Issue.record("\(list): not a direction update")
+        continue
+      }
+      #expect(update.innerFrontListedFirst == innerFrontFirst, "\(list)")
+    }
     #expect(
       try parse(#"{"t":2,"kind":"display","display":"inner","fullScreen":true}"#)
         == .event(Event(t: 2, .display(DisplayChange(display: .inner, fullScreen: true)))))

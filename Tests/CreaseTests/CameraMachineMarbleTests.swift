@@ -39,7 +39,7 @@ enum FrameGapsMarble {
       case ".", "c", "D":
         if symbol == "D" { machine.drop(Drop(pts: pts, reason: .outOfBuffers)) }
         let camera: Camera = symbol == "c" ? .innerFront : .outerFront
-        let action = machine.frame(Frame(pts: pts, camera: camera), at: t, triggers: .init())
+        let action = machine.frame(pts: pts, camera: camera, at: t, triggers: .init())
         findings += [action.heldGap, action.revealed].compactMap { $0 } + machine.earlyGaps
         let marks =
           (action.heldGap != nil ? "h" : "") + (action.revealed != nil ? "g" : "")
@@ -89,7 +89,7 @@ struct FrameGapsMarbleTests {
       stream: .video, framesPerSecond: 30, configuration: CameraConfiguration())
     for slot in [0, 1, 2, 3, 5] as [Int64] {
       let pts = PresentationTime(nanoseconds: slot * 33_333_333)
-      _ = machine.frame(Frame(pts: pts), at: pts.nanoseconds, triggers: .init())
+      _ = machine.frame(pts: pts, camera: nil, at: pts.nanoseconds, triggers: .init())
     }
     var stopped = machine
     #expect(stopped.sessionStopped() != nil)

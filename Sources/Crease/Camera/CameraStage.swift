@@ -109,8 +109,10 @@ struct CameraStage: Sendable {
       accessory.committed = nil
       updateAccessory(since: context.now, startsReporting: false, context: &context)
     case .changed(let from, let to, let since):
-      // SPEC 4.1: a commit's `camera.mask` comes before its `accessory.eligible`.
-      if from == .closed || to == .closed {
+      // SPEC 4.1: a commit's `camera.mask` comes before its `accessory.eligible`. A commit from
+      // `unknown` learns the status (SPEC 4.8): it is no fold, so it neither masks nor explains
+      // a gap.
+      if from != .unknown && (from == .closed || to == .closed) {
         latestClosedChangeSince = since
         for index in streams.indices where streams[index].decision.input == .virtualFront {
           triggerMask(index, .hinge, since: since, context: &context)
@@ -135,9 +137,9 @@ struct CameraStage: Sendable {
   /// The input ended: gaps still awaiting confirmation are reported now.
   mutating func finish(context: inout ProcessingContext<StageTimer>) {
     for index in streams.indices {
-      let held = streams[index].gaps.finish()
-      reportEarlyGaps(of: index, context: &context)
-      if let held { context.emit(since: held.since, held.cue(of: streams[index].gaps.stream)) }
+      if let held = streams[index].gaps.finish() {
+        context.emit(since: held.since, held.cue(of: streams[index].gaps.stream))
+      }
     }
   }
 
@@ -149,14 +151,21 @@ struct CameraStage: Sendable {
   private mutating func receive(_ frame: consuming Frame, context: inout ProcessingContext<StageTimer>) {
     guard let index = streamIndex(frame.stream) else { return }
     let now = context.now
+    // Under a `virtualFront` input a frame labelled `virtualFront` names no constituent: it
+    // keeps the one known (SPEC 4.7), for the decision, the mask and the gap's cause alike. A
+    // local, not written into the frame: a write made the frame a copy (29 instructions an
+    // event, callgrind).
+    let camera =
+      frame.camera == .virtualFront
+      ? streams[index].decision.knownCamera(labelled: .virtualFront) : frame.camera
     Self.emit(
-      streams[index].decision.frame(camera: frame.camera, maps: maps), of: frame.stream, context: &context)
+      streams[index].decision.frame(camera: camera, maps: maps), of: frame.stream, context: &context)
     let triggers = FrameGapsStateMachine.SwitchTriggers(
       input: streams[index].latestInput, display: latestDisplayEvent,
       closedHingeChange: latestClosedChangeSince)
-    let found = streams[index].gaps.frame(frame, at: now, triggers: triggers)
+    let found = streams[index].gaps.frame(pts: frame.pts, camera: camera, at: now, triggers: triggers)
     if let held = found.heldGap { context.emit(since: held.since, held.cue(of: frame.stream)) }
-    let delivering = frame.camera ?? streams[index].decision.activeCamera(maps: maps)?.camera
+    let delivering = camera ?? streams[index].decision.activeCamera(maps: maps)?.camera
     Self.apply(
       streams[index].mask.frame(delivering: delivering, afterGap: found.afterGap, now: now), to: index,
       of: frame.stream, context: &context)
@@ -237,18 +246,21 @@ struct CameraStage: Sendable {
   private mutating func setRunning(_ running: Bool, context: inout ProcessingContext<StageTimer>) {
     let wasRunning = sessionRunning != false
     sessionRunning = running
-    guard running != wasRunning else { return }
-    for index in streams.indices {
-      if running {
+    if running {
+      guard !wasRunning else { return }
+      for index in streams.indices {
         Self.apply(
           streams[index].stall.resumed(at: context.now, nominal: streams[index].gaps.nominal), to: index,
           context: &context)
-      } else {
-        // A stopped session delivers nothing: a held gap is reported, and the silence is
-        // neither a stall nor a gap.
-        let held = streams[index].gaps.sessionStopped()
-        reportEarlyGaps(of: index, context: &context)
-        if let held { context.emit(since: held.since, held.cue(of: streams[index].gaps.stream)) }
+      }
+    } else {
+      for index in streams.indices {
+        // Every stop ends a run of frames, a repeated one too (SPEC 4.6): a frame delivered while
+        // stopped is not compared with the first after the restart. A stopped session delivers
+        // nothing: a held gap is reported, and the silence is neither a stall nor a gap.
+        if let held = streams[index].gaps.sessionStopped() {
+          context.emit(since: held.since, held.cue(of: streams[index].gaps.stream))
+        }
         Self.apply(streams[index].stall.stopped(), to: index, context: &context)
       }
     }

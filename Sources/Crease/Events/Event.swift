@@ -139,11 +139,26 @@ public struct DirectionUpdate: Hashable, Sendable {
   public var toward: CameraSet
   /// The cameras facing away from the person.
   public var away: CameraSet
-  /// An update for `view` with the cameras toward and away from the person.
-  public init(view: ViewName = .main, toward: CameraSet, away: CameraSet) {
+  /// Whether `toward` lists both front cameras, `innerFront` first: the one order of the list
+  /// that decides anything (SPEC 4.7: before any frame, a `virtualFront` input takes the first
+  /// front camera listed toward the person). Always `false` unless `toward` holds both.
+  public private(set) var innerFrontListedFirst: Bool
+
+  /// An update for `view` with the cameras toward and away from the person; when `toward`
+  /// holds both front cameras, `innerFrontListedFirst` says which the update listed first.
+  public init(view: ViewName = .main, toward: CameraSet, away: CameraSet, innerFrontListedFirst: Bool = false)
+  {
     self.view = view
     self.toward = toward
     self.away = away
+    self.innerFrontListedFirst =
+      innerFrontListedFirst && toward.contains(.innerFront) && toward.contains(.outerFront)
+  }
+
+  /// The front camera facing the person that the update listed first, if it lists one.
+  public var firstFrontCameraToward: Camera? {
+    if toward.contains(.outerFront) && !innerFrontListedFirst { return .outerFront }
+    return toward.contains(.innerFront) ? .innerFront : nil
   }
 }
 

@@ -326,28 +326,36 @@ public final class TraceParser {
     let view = try fields.optional("view").map { v throws(JSONValueError) in
       ViewName(rawValue: try fields.string(v, key: "view"))
     }
-    let toward = try cameraSet(fields, key: "toward")
-    let away = try cameraSet(fields, key: "away")
+    let (toward, innerFrontFirst) = try cameraList(fields, key: "toward")
+    let (away, _) = try cameraList(fields, key: "away")
     if let both = toward.intersection(away).cameras.first {
       throw fields.error("away", "camera '\(both.name)' is listed both toward and away")
     }
-    return DirectionUpdate(view: view ?? .main, toward: toward, away: away)
+    return DirectionUpdate(
+      view: view ?? .main, toward: toward, away: away, innerFrontListedFirst: innerFrontFirst)
   }
 
-  private static func cameraSet(_ fields: JSONObjectReader, key: String) throws(JSONValueError) -> CameraSet {
+  /// The cameras a list names, and whether it names `innerFront` before `outerFront` (the one
+  /// order that decides anything, SPEC 4.7).
+  private static func cameraList(_ fields: JSONObjectReader, key: String) throws(JSONValueError) -> (
+    CameraSet, innerFrontFirst: Bool
+  ) {
     let list = try fields.required(key)
     guard json_object_get_type(list) == json_type_array else {
       throw fields.error(
         key, "'\(key)' must be an array of camera names, not \(JSONObjectReader.typeName(list))")
     }
     var set = CameraSet()
+    var innerFrontFirst = false
     for index in 0..<json_object_array_length(list) {
       guard let element = json_object_array_get_idx(list, index) else {
         throw fields.error(key, "'\(key)' must list camera names, not null")
       }
-      set.insert(CameraSet(try camera(element, fields, key: key)))
+      let camera = try camera(element, fields, key: key)
+      if camera == .innerFront && !set.contains(.outerFront) { innerFrontFirst = true }
+      set.insert(CameraSet(camera))
     }
-    return set
+    return (set, innerFrontFirst)
   }
 
   // MARK: Unknown keys

@@ -59,6 +59,13 @@ struct DecisionStateMachine: Sendable {
     return update(maps)
   }
 
+  /// The camera a frame labelled `camera` comes from: the label itself, except that under a
+  /// `virtualFront` input a frame labelled `virtualFront` names no constituent and keeps the
+  /// one known (`nil` before any), SPEC 4.7.
+  func knownCamera(labelled camera: Camera?) -> Camera? {
+    input == .virtualFront && camera == .virtualFront ? constituent : camera
+  }
+
   /// A direction update changed the maps: the new decision, and how many frames the old one
   /// covered when it flipped the same camera's mirroring (they were mirrored wrongly).
   mutating func directionChanged(maps: DirectionMaps) -> (action: Action, staleFrames: Int) {

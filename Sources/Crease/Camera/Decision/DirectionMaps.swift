@@ -33,10 +33,7 @@ struct DirectionMaps: Sendable {
     return nil
   }
 
-  /// The front constituent facing the person, if the map names one.
-  var frontCameraFacingUser: Camera? {
-    guard let toward = current?.toward else { return nil }
-    if toward.contains(.outerFront) { return .outerFront }
-    return toward.contains(.innerFront) ? .innerFront : nil
-  }
+  /// The front constituent facing the person, if the map names one; the first listed if it
+  /// names both (SPEC 4.7).
+  var frontCameraFacingUser: Camera? { current?.firstFrontCameraToward }
 }

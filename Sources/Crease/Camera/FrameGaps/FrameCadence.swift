@@ -89,15 +89,6 @@ struct FrameCadence: Sendable {
     #endif
   }
 
-  /// The median of the deltas seen so far, however few, the lower of two: the estimate the
-  /// first deltas are judged against when the input ends (or the session stops) before a
-  /// trusted one exists. A hole only lengthens a delta, so of two the shorter is the frame.
-  var provisional: FrameDuration? {
-    guard count > 0 else { return nil }
-    let seen = deltas[..<count].sorted()
-    return FrameDuration(Nanoseconds(seen[(count - 1) / 2]))
-  }
-
   /// A rate change was confirmed: the new duration holds from now on.
   mutating func adopt(_ duration: Nanoseconds) {
     nominal = FrameDuration(duration)

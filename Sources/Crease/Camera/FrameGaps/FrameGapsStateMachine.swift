@@ -105,17 +105,24 @@ struct FrameGapsStateMachine: Sendable {
   private var held: HeldGap?
   private var drops: [ReportedDrop] = []
   /// Deltas seen before a stream without a declared rate had an estimate (SPEC 4.6: judged as
-  /// soon as one exists, or at the end of input).
+  /// soon as one exists; forgotten, too few to judge, if the stream ends or stops first).
   private var early: [EarlyDelta] = []
   /// Gaps found among those deltas once they were judged, for the stage to report and clear.
   private(set) var earlyGaps: [Finding] = []
   /// The shortest delta that is a gap.
   private var gapThreshold: FrameMultiple
+  /// A delta below this (the nominal divided by `gapFactor`) is a faster rate's, if the next is
+  /// alike.
+  private var fasterThreshold: FrameMultiple
+  /// The latest delta, when it was below ``fasterThreshold``, not bridged by a drop: the first
+  /// of two that confirm a faster rate.
+  private var fasterDelta: Nanoseconds?
 
   init(stream: StreamName, framesPerSecond: Double?, configuration: CameraConfiguration) {
     self.stream = stream
     self.configuration = configuration
     gapThreshold = FrameMultiple(configuration.gapFactor)
+    fasterThreshold = FrameMultiple(dividingBy: configuration.gapFactor)
     cadence = FrameCadence(framesPerSecond: framesPerSecond)
   }
 
@@ -134,11 +141,14 @@ struct FrameGapsStateMachine: Sendable {
     drops.append(ReportedDrop(pts: pts, reason: drop.reason))
   }
 
-  /// A delivered frame at trace time `now`.
+  /// A frame delivered at trace time `now`, from `camera` (as the stage knows it: a `virtualFront`
+  /// label under a `virtualFront` input is the constituent known).
   @inline(__always)  // into the camera stage's handling of a frame: see CameraStage.receive
-  mutating func frame(_ frame: Frame, at now: Nanoseconds, triggers: SwitchTriggers) -> FrameAction {
-    let pts = frame.pts.nanoseconds
-    let current = LastFrame(t: now, pts: pts, camera: frame.camera)
+  mutating func frame(
+    pts presentation: PresentationTime, camera: Camera?, at now: Nanoseconds, triggers: SwitchTriggers
+  ) -> FrameAction {
+    let pts = presentation.nanoseconds
+    let current = LastFrame(t: now, pts: pts, camera: camera)
     defer { if !drops.isEmpty { drops.removeAll { $0.pts <= pts } } }
     guard case .running(let last) = state else {
       state = .running(last: current)
@@ -146,6 +156,7 @@ struct FrameGapsStateMachine: Sendable {
     }
     state = .running(last: current)
     guard pts > last.pts else {
+      fasterDelta = nil
       // The regressing frame becomes the reference.
       return FrameAction(revealed: Finding(kind: .ptsRegression, from: last.pts, to: pts, since: now))
     }
@@ -169,9 +180,15 @@ struct FrameGapsStateMachine: Sendable {
       return firstDelta(delta, from: last, to: current, bridged: bridged, triggers: triggers)
     }
     guard delta > gapThreshold.of(nominal) else {
-      if !bridged { cadence.observe(delta) }
+      if bridged {
+        fasterDelta = nil
+      } else {
+        cadence.observe(delta)
+        confirmFasterRate(delta, nominal: nominal)
+      }
       return action
     }
+    fasterDelta = nil
     action.afterGap = true
     // At least one: with a gapFactor below 1.5 a delta of 1.3 frames is a gap, of one frame.
     let missing = max(1, nominal.frames(in: delta) - 1)
@@ -187,19 +204,21 @@ struct FrameGapsStateMachine: Sendable {
     return action
   }
 
-  /// The session stopped: the run of frames ends, and a held gap is reported now (first
-  /// deltas still awaiting an estimate are judged into ``earlyGaps``).
+  /// The session stopped (every stop, a repeated one too): the run of frames ends, and a held
+  /// gap is reported now. First deltas still awaiting an estimate are too few to judge (SPEC
+  /// 4.6): they are forgotten.
   mutating func sessionStopped() -> Finding? {
     state = .waiting
     drops.removeAll()
-    judgeEarlyDeltas(against: cadence.nominal ?? cadence.provisional)
+    fasterDelta = nil
+    early.removeAll(keepingCapacity: true)
     return held.take()?.finding
   }
 
-  /// The input ended: a held gap is reported now (first deltas still awaiting an estimate are
-  /// judged into ``earlyGaps``).
+  /// The input ended: a held gap is reported now. First deltas still awaiting an estimate are
+  /// too few to judge (SPEC 4.6): nothing is reported for them.
   mutating func finish() -> Finding? {
-    judgeEarlyDeltas(against: cadence.nominal ?? cadence.provisional)
+    early.removeAll(keepingCapacity: true)
     return held.take()?.finding
   }
 
@@ -221,14 +240,14 @@ struct FrameGapsStateMachine: Sendable {
     return FrameAction(earlyGaps: !earlyGaps.isEmpty)
   }
 
-  /// Judges the kept first deltas against `nominal` in order, as live ones are, into
-  /// ``earlyGaps``: a one-frame gap no drop bridges is held and the deltas after it confirm a
-  /// rate change or report it, so a camera that changed its rate at the start shows no gap. A
-  /// gap the last of them holds stays held for the frames to come.
-  private mutating func judgeEarlyDeltas(against nominal: FrameDuration?) {
-    guard !early.isEmpty else { return }
+  /// Judges the kept first deltas against the first estimate, `nominal`, in order, as live ones
+  /// are, into ``earlyGaps``: a one-frame gap no drop bridges is held and the deltas after it
+  /// confirm a rate change or report it, so a camera that changed its rate at the start shows
+  /// no gap. A gap the last of them holds stays held for the frames to come. (The faster-rate
+  /// rule never applies here: of the three ordinary deltas that make the estimate, two faster
+  /// ones would make it their own.)
+  private mutating func judgeEarlyDeltas(against nominal: FrameDuration) {
     defer { early.removeAll(keepingCapacity: true) }
-    guard let nominal else { return }
     let threshold = gapThreshold.of(nominal)
     for delta in early {
       let length = delta.to.pts - delta.from.pts
@@ -254,6 +273,23 @@ struct FrameGapsStateMachine: Sendable {
         earlyGaps.append(gap)
       }
     }
+  }
+
+  /// An ordinary delta no drop bridges: with the one before it, both below the nominal divided
+  /// by `gapFactor` and alike, it confirms a faster rate (SPEC 4.6), which needs no wait since a
+  /// hole only ever lengthens a delta: the nominal becomes the first of them.
+  @inline(__always)
+  private mutating func confirmFasterRate(_ delta: Nanoseconds, nominal: FrameDuration) {
+    guard delta < fasterThreshold.of(nominal) else {
+      fasterDelta = nil
+      return
+    }
+    guard let first = fasterDelta, Self.isAlike(delta, first) else {
+      fasterDelta = delta
+      return
+    }
+    cadence.adopt(first)
+    fasterDelta = nil
   }
 
   /// Whether `delta` is within a quarter of a held gap's delta: evidence of a rate change.

@@ -55,7 +55,7 @@ extension BinaryTraceEncoder {
     case .direction(let update):
       start(.direction)
       putVersion1(update.view.rawValue, &output)
-      output.append(update.toward.rawValue)
+      output.append(BinaryTraceFormat.towardByte(update))
       output.append(update.away.rawValue)
     case .display(let change):
       start(.display)

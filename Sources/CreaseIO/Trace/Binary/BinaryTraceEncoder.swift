@@ -107,7 +107,7 @@ public struct BinaryTraceEncoder {
     case .direction(let update):
       start(.direction)
       putName(update.view.rawValue, &output)
-      output.append(update.toward.rawValue)
+      output.append(BinaryTraceFormat.towardByte(update))
       output.append(update.away.rawValue)
     case .display(let change):
       start(.display, packing: BinaryTraceFormat.code(change.display) | (change.fullScreen ? 0b10 : 0))

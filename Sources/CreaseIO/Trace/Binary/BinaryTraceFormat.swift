@@ -70,6 +70,15 @@ public enum BinaryTraceFormat {
     }
   }
 
+  /// The toward byte's top bit, past every camera's: the update listed `innerFront` before
+  /// `outerFront` (set only when it lists both).
+  static let innerFrontListedFirst: UInt8 = 0x80
+
+  /// A direction update's toward byte: its ``CameraSet`` bits, and ``innerFrontListedFirst``.
+  static func towardByte(_ update: DirectionUpdate) -> UInt8 {
+    update.toward.rawValue | (update.innerFrontListedFirst ? innerFrontListedFirst : 0)
+  }
+
   /// The byte of each camera, fixed by the format. A direction update's camera sets are stored
   /// as ``CameraSet`` bits, which `Camera`'s explicit raw values fix in the same way.
   static func code(_ camera: Camera) -> UInt8 {

@@ -106,14 +106,17 @@ struct BodyReader {
     return (StreamName(rawValue: text), fps)
   }
 
-  /// Refuses a camera in both sets of a direction update, or a bit past the last camera.
+  /// Refuses a camera in both sets of a direction update, a bit past the last camera, or the
+  /// order bit on a toward set without both front cameras.
   func directionUpdate(view: ViewName, toward: UInt8, away: UInt8) throws(Failure) -> DirectionUpdate {
-    let toward = CameraSet(rawValue: toward)
+    let innerFrontFirst = toward & BinaryTraceFormat.innerFrontListedFirst != 0
+    let toward = CameraSet(rawValue: toward & ~BinaryTraceFormat.innerFrontListedFirst)
     let away = CameraSet(rawValue: away)
     guard toward.rawValue < 1 << Camera.allCases.count, away.rawValue < 1 << Camera.allCases.count,
-      toward.intersection(away).isEmpty
+      toward.intersection(away).isEmpty,
+      !innerFrontFirst || toward.isSuperset(of: [CameraSet(.innerFront), CameraSet(.outerFront)])
     else { throw Failure("bad camera sets in a direction update") }
-    return DirectionUpdate(view: view, toward: toward, away: away)
+    return DirectionUpdate(view: view, toward: toward, away: away, innerFrontListedFirst: innerFrontFirst)
   }
 
   func decode<T>(_ name: String, _ code: UInt8, _ value: (UInt8) -> T?) throws(Failure) -> T {
