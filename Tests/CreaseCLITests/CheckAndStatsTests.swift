@@ -43,9 +43,47 @@ struct CheckAndStatsTests {
     #expect(run.output.contains("hinge angle: 0.0° to 178.5°"))
     #expect(
       run.output.contains(
-        "stream video: 3 frame(s), 9.23 fps mean, nominal 30.00 fps, largest pts delta 183.333 ms, 1 delta(s) over 1.5 frames"
+        "stream video: 3 frame(s), 9.23 fps mean, nominal 30.00 fps, largest pts delta 183.333 ms, 1 gap(s), 5 frame(s) missing"
       ))
     #expect(run.output.contains("  drops frameWasLate: 1"))
+  }
+
+  @Test(
+    "stats counts the gaps replay reports, stream by stream",
+    arguments: ["dropped-frames.jsonl", "synth-dropped-frames.jsonl", "flip-around.jsonl", "synth-day.jsonl"])
+  func statsAgreesWithReplay(trace: String) throws {
+    let replay = CreaseRun("replay", tracePath(trace))
+    var replayed: [String: (gaps: Int, missing: Int)] = [:]
+    for line in replay.output.split(separator: "\n") where line.contains(#""cue":"camera.gap""#) {
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let stream = try #require(object["stream"] as? String)
+      replayed[stream, default: (0, 0)].gaps += 1
+      replayed[stream, default: (0, 0)].missing += try #require(object["missing"] as? Int)
+    }
+    let stats = CreaseRun("stats", "-f", "json", tracePath(trace))
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: Any])
+    let streams = try #require(document["streams"] as? [[String: Any]])
+    #expect(!streams.isEmpty)
+    for stream in streams {
+      let name = try #require(stream["name"] as? String)
+      #expect(stream["gaps"] as? Int == replayed[name]?.gaps ?? 0, "\(trace) \(name)")
+      #expect(stream["missingFrames"] as? Int == replayed[name]?.missing ?? 0, "\(trace) \(name)")
+    }
+  }
+
+  @Test("a stream that ends before an estimate exists has too few frames to judge, in stats as in replay")
+  func statsTooFewFrames() {
+    let trace = """
+      {"t":1000000,"kind":"frame","stream":"video","pts":0}
+      {"t":2000000,"kind":"frame","stream":"video","pts":1}
+      {"t":42000000,"kind":"frame","stream":"video","pts":41666666}
+
+      """
+    let stats = CreaseRun(["stats", "-"], input: Array(trace.utf8))
+    #expect(stats.output.contains("largest pts delta 41.667 ms, too few frames to judge gaps"))
+    #expect(!CreaseRun(["replay", "-"], input: Array(trace.utf8)).output.contains("camera.gap"))
   }
 }
 

@@ -153,8 +153,8 @@ struct CameraStage: Sendable {
     let now = context.now
     // Under a `virtualFront` input a frame labelled `virtualFront` names no constituent: it
     // keeps the one known (SPEC 4.7), for the decision, the mask and the gap's cause alike. A
-    // local, not written into the frame: a write made the frame a copy (29 instructions an
-    // event, callgrind).
+    // local, not written into the frame: a write made the frame a copy (callgrind: 29
+    // instructions an event).
     let camera =
       frame.camera == .virtualFront
       ? streams[index].decision.knownCamera(labelled: .virtualFront) : frame.camera

@@ -65,6 +65,12 @@ public struct Pipeline: EventProcessor, Sendable {
   /// Closes what is open at the end of the input (the camera stage's held gaps).
   public mutating func finish(context: inout ProcessingContext<TimerTag>) { camera.finish(context: &context) }
 
+  /// The nominal frame duration of `stream` as the camera stage knows it now: declared, estimated
+  /// or changed with the rate (SPEC 4.6); `nil` while there are too few frames for an estimate.
+  public func nominalFrameDuration(of stream: StreamName) -> FrameDuration? {
+    camera.nominalFrameDuration(of: stream)
+  }
+
   /// The bound of the cue's stage under the configuration (SPEC 5); for a stall, `stallFactor`
   /// times its own stream's nominal frame duration as the camera stage knows it now.
   public func latencyBound(for cue: Cue) -> Nanoseconds? {

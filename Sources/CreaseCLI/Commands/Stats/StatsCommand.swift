@@ -7,8 +7,9 @@ enum StatsCommand: Subcommand {
     name: "stats",
     abstract: "Show counts, rates, duration and frame gaps per kind and stream.",
     discussion: """
-      Gaps here are pts deltas over 1.5 nominal frame durations (the header's fps, or the median of
-      a stream's first deltas): a quick look, not the camera stage's classification.
+      A stream's gaps and nominal rate are the ones 'crease replay' reports (the header's fps or
+      the estimate, followed through rate changes): 'camera.gap' cues and the frames they miss.
+      A stream that ends with too few frames for an estimate says so.
       """,
     arguments: [TraceInputs.traceArgument],
     options: [TraceInputs.configOption, formatOption])
@@ -18,7 +19,7 @@ enum StatsCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let configuration = try TraceInputs.configuration(arguments)
     let sources = try TraceInputs.open(arguments.positionals, streams: streams)
-    let replay = TraceReplay(configuration: configuration) { TraceStatistics() }
+    let replay = TraceReplay(configuration: configuration) { TraceStatistics(configuration: configuration) }
     let (summary, statistics) = try replay.run(
       sources, to: .init(cues: DiscardingSink(), diagnostics: streams.error))
     let total = summary.total

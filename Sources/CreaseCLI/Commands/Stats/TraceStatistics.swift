@@ -1,9 +1,11 @@
 import Crease
 import CreaseIO
 
-/// Counts and rates of a trace, gathered in trace-time order by the engine.
+/// Counts and rates of a trace, gathered in trace-time order beside the replay's own pipeline, so
+/// that its gaps and nominal rates are the camera stage's (SPEC 4.6): the estimate, rate changes
+/// and streams with too few frames to judge included.
 struct TraceStatistics: EventProcessor, Sendable {
-  typealias TimerTag = Never
+  typealias TimerTag = Pipeline.TimerTag
 
   /// One capture stream's frames.
   struct StreamStatistics: Sendable {
@@ -11,14 +13,12 @@ struct TraceStatistics: EventProcessor, Sendable {
     var firstPTS: Nanoseconds?
     var lastPTS: Nanoseconds?
     var largestDelta = Nanoseconds.zero
-    /// Deltas seen before the nominal duration is known (at most ``sampleSize``).
-    var deltaSample: [Int64] = []
+    /// The camera stage's nominal frame duration at the end; `nil`: too few frames to judge.
     var nominal: FrameDuration?
-    /// Deltas above 1.5 nominal durations.
+    /// The `camera.gap` cues the replay reports, and the frames they say are missing.
     var gaps = 0
+    var missingFrames = 0
     var drops: [String: Int] = [:]
-
-    static let sampleSize = 31
 
     mutating func add(pts: Nanoseconds) {
       frames += 1
@@ -27,18 +27,7 @@ struct TraceStatistics: EventProcessor, Sendable {
         firstPTS = pts
         return
       }
-      let delta = pts - last
-      largestDelta = max(largestDelta, delta)
-      if let nominal {
-        if delta > nominal.scaled(by: 1.5) { gaps += 1 }
-      } else if delta > .zero {
-        deltaSample.append(delta.rawValue)
-        if deltaSample.count == Self.sampleSize {
-          let estimate = FrameDuration(Nanoseconds(deltaSample.sorted()[Self.sampleSize / 2]))
-          nominal = estimate
-          gaps = deltaSample.filter { Nanoseconds($0) > estimate.scaled(by: 1.5) }.count
-        }
-      }
+      largestDelta = max(largestDelta, pts - last)
     }
 
     /// Frames per second over the pts span.
@@ -48,6 +37,8 @@ struct TraceStatistics: EventProcessor, Sendable {
     }
   }
 
+  /// The replay's pipeline: its cues are counted here, not written.
+  private var pipeline: Pipeline
   /// Events of each kind, in `EventKind.allCases` order: counted for every event, and a
   /// dictionary by name hashed the name each time (callgrind: 270 instructions an event).
   var kinds = [Int](repeating: 0, count: EventKind.allCases.count)
@@ -59,9 +50,13 @@ struct TraceStatistics: EventProcessor, Sendable {
   var untrackedStreamEvents = 0
   private var budget = StreamBudget()
 
+  init(configuration: Configuration) { pipeline = Pipeline(configuration: configuration) }
+
   mutating func apply(_ header: TraceHeader) {
-    for (stream, fps) in header.nominalFrameRates where isTracked(stream) {
-      streams[stream, default: StreamStatistics()].nominal = FrameDuration(framesPerSecond: fps)
+    pipeline.apply(header)
+    // A declared stream is listed, with its rate, even if it delivers nothing.
+    for stream in header.nominalFrameRates.keys where isTracked(stream) && streams[stream] == nil {
+      streams[stream] = StreamStatistics()
     }
   }
 
@@ -70,7 +65,39 @@ struct TraceStatistics: EventProcessor, Sendable {
     streams[stream] != nil || budget.admit(stream)
   }
 
-  mutating func process(_ event: Event, context: inout ProcessingContext<Never>) {
+  mutating func process(_ event: consuming Event, context: inout ProcessingContext<TimerTag>) {
+    count(event)
+    let before = context.cues.count
+    pipeline.process(event, context: &context)
+    countGaps(context.cues[before...])
+  }
+
+  mutating func fire(_ tag: TimerTag, context: inout ProcessingContext<TimerTag>) {
+    let before = context.cues.count
+    pipeline.fire(tag, context: &context)
+    countGaps(context.cues[before...])
+  }
+
+  /// The input ended: the gaps held for confirmation are counted, and each stream's nominal
+  /// duration is the one the camera stage ended with.
+  mutating func finish(context: inout ProcessingContext<TimerTag>) {
+    let before = context.cues.count
+    pipeline.finish(context: &context)
+    countGaps(context.cues[before...])
+    for stream in streams.keys { streams[stream]!.nominal = pipeline.nominalFrameDuration(of: stream) }
+  }
+
+  private mutating func countGaps(_ cues: ArraySlice<Cue>) {
+    for cue in cues {
+      guard case .cameraGap(let stream, _, _, let missing, _, _) = cue.kind, streams[stream] != nil else {
+        continue
+      }
+      streams[stream]!.gaps += 1
+      streams[stream]!.missingFrames = streams[stream]!.missingFrames.addingSaturated(missing)
+    }
+  }
+
+  private mutating func count(_ event: borrowing Event) {
     kinds[EventKind.allCases.firstIndex(of: event.payload.kind)!] += 1
     if first == nil { first = event.t }
     last = max(last, event.t)
@@ -90,8 +117,6 @@ struct TraceStatistics: EventProcessor, Sendable {
       break
     }
   }
-
-  mutating func fire(_ tag: Never, context: inout ProcessingContext<Never>) {}
 
   /// The report `crease stats` prints.
   var rendered: String {
@@ -117,7 +142,10 @@ struct TraceStatistics: EventProcessor, Sendable {
       }
       text +=
         ", largest pts delta \(String(fixed: Double(stream.largestDelta.rawValue) / 1e6, decimals: 3)) ms"
-      text += ", \(stream.gaps) delta(s) over 1.5 frames\n"
+      text +=
+        stream.nominal == nil
+        ? ", too few frames to judge gaps\n"
+        : ", \(stream.gaps) gap(s), \(stream.missingFrames) frame(s) missing\n"
       for reason in stream.drops.keys.sorted() { text += "  drops \(reason): \(stream.drops[reason]!)\n" }
     }
     if untrackedStreamEvents > 0 {
@@ -138,7 +166,9 @@ struct TraceStatistics: EventProcessor, Sendable {
         .init("meanFps", .optional(stream.meanRate, JSONDocument.decimal)),
         .init("nominalFps", .optional(stream.nominal) { .decimal(1e9 / $0.nanoseconds) }),
         .init("largestDeltaNs", .integer(stream.largestDelta.rawValue)),
-        .init("deltasOverOneAndAHalfFrames", .count(stream.gaps)),
+        // `null` where the stream had too few frames to judge (SPEC 4.6).
+        .init("gaps", .optional(stream.nominal) { _ in .count(stream.gaps) }),
+        .init("missingFrames", .optional(stream.nominal) { _ in .count(stream.missingFrames) }),
         .init("drops", .object(stream.drops.keys.sorted().map { .init($0, .count(stream.drops[$0]!)) })),
       ])
     }
