@@ -6,7 +6,7 @@ import Testing
 @Suite("Frame multiples")
 struct FrameMultipleTests {
   @Test(
-    "a remembered multiple is the duration scaled, rounded, whenever the duration changes or comes back",
+    "a remembered multiple or fraction is the duration scaled, rounded, whenever the duration changes or comes back",
     arguments: 0..<10)
   func followsTheDuration(seed: UInt64) {
     var random = SplitMix64(seed: seed)
@@ -18,9 +18,14 @@ struct FrameMultipleTests {
       FrameDuration(framesPerSecond: 30), FrameDuration(framesPerSecond: 59.94),
       FrameDuration(Nanoseconds(16_666_667)), FrameDuration(Nanoseconds(33_366_700)),
     ]
+    var fraction = FrameMultiple(dividingBy: factor)
     for step in 0..<200 {
       let duration = durations[Int(random.next() % UInt64(durations.count))]
       #expect(multiple.of(duration) == duration.scaled(by: factor), "seed \(seed), step \(step)")
+      // The exact duration divided, then rounded: not times a rounded reciprocal.
+      #expect(
+        fraction.of(duration) == Nanoseconds(rounding: duration.nanoseconds / factor),
+        "seed \(seed), step \(step)")
     }
   }
 }

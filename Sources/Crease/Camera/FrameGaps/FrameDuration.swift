@@ -20,9 +20,6 @@ public struct FrameDuration: Hashable, Sendable {
   /// `factor` frame durations, rounded to the nearest nanosecond (saturating).
   public func scaled(by factor: Double) -> Nanoseconds { Nanoseconds(rounding: nanoseconds * factor) }
 
-  /// The duration divided by `divisor`, rounded to the nearest nanosecond (saturating).
-  public func divided(by divisor: Double) -> Nanoseconds { Nanoseconds(rounding: nanoseconds / divisor) }
-
   /// One frame duration, rounded to the nearest nanosecond.
   public var rounded: Nanoseconds { Nanoseconds(rounding: nanoseconds) }
 

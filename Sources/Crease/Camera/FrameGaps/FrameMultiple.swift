@@ -17,9 +17,8 @@ struct FrameMultiple: Sendable {
   /// A frame duration divided by `divisor`.
   init(dividingBy divisor: Double) { (factor, self.divisor) = (1, divisor) }
 
-  /// The duration times `factor`, divided by `divisor`, rounded to the nearest nanosecond:
-  /// `duration.scaled(by: factor)` for a multiple, `duration.divided(by: divisor)` for a
-  /// fraction.
+  /// The duration times `factor`, divided by `divisor`, rounded to the nearest nanosecond
+  /// (`duration.scaled(by: factor)` for a multiple: dividing by 1 is exact).
   /// - Complexity: O(1).
   mutating func of(_ duration: FrameDuration) -> Nanoseconds {
     if let latest, latest.duration == duration { return latest.value }
