@@ -17,6 +17,7 @@ public enum SocketAddress: Hashable, Sendable, CustomStringConvertible {
 
   /// What an output's name says: a socket address, a file path, or an address spelled wrong.
   public enum Parsed: Hashable, Sendable {
+    /// A socket address spelled right.
     case address(SocketAddress)
     /// A path of the file system: it has no scheme (`tcp://`, `udp://`) and is not `unix:`.
     case file
