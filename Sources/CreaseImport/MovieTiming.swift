@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import CreaseSystem
 
 /// The frame timing of a QuickTime or MP4 movie (ISO BMFF): per video track its timescale and
 /// each sample's presentation time, in presentation order after the edit list, as
@@ -22,23 +23,56 @@ public struct MovieTiming: Sendable {
 
   /// The video tracks, in the order the file lists them.
   public var tracks: [Track]
+  /// Where the file ends when it was cut short, and what was left out; `nil` for a whole file.
+  public var truncation: Truncation?
+
+  /// A recording cut short, as a phone that crashed while recording leaves it: the samples
+  /// whose data lies inside the file are kept, the rest left out.
+  public struct Truncation: Hashable, Sendable, CustomStringConvertible {
+    /// The file's length in bytes.
+    public var fileEnd: Int
+    /// The box the file ends inside and where it starts; `nil` when it ends in a box header.
+    public var box: String?
+    /// The byte where that box starts.
+    public var boxStart: Int
+    /// The size the box claims, header included.
+    public var claimedSize: Int
+    /// Video samples left out: their data lies past the end, or their fragment's `moof` is cut.
+    public var samplesLeftOut: Int
+    /// Whether the file ends inside a fragment's `moof`, whose samples are not counted.
+    public var endsInFragmentHeader: Bool { box == "moof" }
+
+    /// One line: where the file ends and what was left out.
+    public var description: String {
+      let inside = box.map { "inside \($0) (at byte \(boxStart), \(claimedSize) bytes claimed)" } ?? "inside a box header"
+      let leftOut = "\(samplesLeftOut) sample(s) whose data lies past the end left out"
+      return "the file ends at byte \(fileEnd), \(inside): "
+        + (endsInFragmentHeader ? "the fragment it cuts gives no samples, and \(leftOut)" : leftOut)
+    }
+  }
 
   /// The largest `moov` or `moof` read into memory.
   static let largestMetadataBox = 256 << 20
   /// The most samples read from one file: eleven hours at 240 fps.
   static let mostSamples = 10_000_000
 
-  /// The timing of the movie in `source`.
+  /// The timing of the movie in `source`: the samples its edit lists show, or every sample
+  /// when `keepingEverySample`.
+  ///
+  /// A file that ends inside a box after its `moov` gives the samples whose data it holds,
+  /// with ``truncation`` saying what was left out; one that ends before or inside its `moov`
+  /// has no timing and throws.
   ///
   /// Memory is bounded by the file's timing, not by what its boxes claim: a box's bytes are
   /// held only as they are read, each fragment is added to its track as it comes and let go,
   /// and the whole file holds at most ``mostSamples`` samples.
   /// - Complexity: O(*n*) in the file's size and samples, and O(*s* log *s*) to sort each
   ///   track's *s* samples.
-  public static func read(_ source: ByteSource) throws -> MovieTiming {
+  public static func read(_ source: ByteSource, keepingEverySample: Bool = false) throws -> MovieTiming {
     var reader = TopLevelBoxes(source: source)
     var movie: MovieTables?
     while let box = try reader.next(keeping: ["moov", "moof"]) {
+      movie?.confirmData(before: reader.boxStart)
       if box.type == "moov" {
         guard movie == nil else { throw box.error("a second moov box") }
         movie = try MovieTables(box)
@@ -46,21 +80,34 @@ public struct MovieTiming: Sendable {
         // ISO 14496-12 puts the movie box before any fragment: a fragment's track and defaults
         // are the movie's.
         guard movie != nil else { throw box.error("a moof before the moov box") }
-        try movie!.add(fragment: box)
+        try movie!.add(fragment: box, startingAt: reader.boxStart)
       }
     }
-    guard var tables = movie?.tracks else {
-      throw MovieFormatError(box: "", offset: reader.offset, message: "no moov box: not a movie")
+    guard movie != nil else {
+      let message =
+        reader.cut.map { "the file ends at byte \($0.fileEnd), before its moov box: no sample tables to read" }
+        ?? "no moov box: not a movie"
+      throw MovieFormatError(box: "", offset: reader.offset, message: message)
+    }
+    var truncation: Truncation?
+    if let cut = reader.cut {
+      truncation = Truncation(
+        fileEnd: cut.fileEnd, box: cut.box?.type, boxStart: cut.box?.start ?? cut.fileEnd,
+        claimedSize: cut.box?.size ?? 0, samplesLeftOut: try movie!.leaveOutData(pastEnd: cut.fileEnd))
     }
     // Each track's tables become its timing one at a time, moved out and let go as they do.
+    var tables = movie!.tracks
     movie = nil
     tables.reverse()
     var timed: [Track] = []
-    while let track = tables.popLast() { timed.append(try track.track()) }
-    return MovieTiming(tracks: timed)
+    while let track = tables.popLast() { timed.append(try track.track(keepingEverySample: keepingEverySample)) }
+    return MovieTiming(tracks: timed, truncation: truncation)
   }
 
-  private init(tracks: [Track]) { self.tracks = tracks }
+  private init(tracks: [Track], truncation: Truncation?) {
+    self.tracks = tracks
+    self.truncation = truncation
+  }
 }
 
 /// The movie box's tracks while the file is read, with what its fragments need.
@@ -68,8 +115,12 @@ private struct MovieTables {
   var tracks: [TrackTables] = []
   /// Each video track's place in `tracks`, by its ID.
   private var trackIndex: [UInt32: Int] = [:]
-  /// Each track's default sample duration (`mvex/trex`), by its ID.
-  private var defaults: [UInt32: UInt32] = [:]
+  /// Each track's default sample duration and size (`mvex/trex`), by its ID.
+  private var defaults: [UInt32: (duration: UInt32, size: UInt32)] = [:]
+  /// Fragment samples whose data the file may not hold yet: a track's place, the sample's
+  /// place in it, and the offset just past its data. Let go once the file is read past them,
+  /// so they are at most a fragment's.
+  private var unconfirmed: [(track: Int, sample: Int, end: Int)] = []
   /// The samples read so far, in every track: the file's count is capped, not each track's.
   private var sampleCount = 0
 
@@ -86,7 +137,7 @@ private struct MovieTables {
         _ = try trex.versionAndFlags()
         let track = try trex.uint32()
         try trex.skip(4)
-        defaults[track] = try trex.uint32()
+        defaults[track] = (try trex.uint32(), try trex.uint32())
       }
     }
     for trak in boxes where trak.type == "trak" {
@@ -99,12 +150,34 @@ private struct MovieTables {
     }
   }
 
-  /// Adds the samples of each track fragment in `fragment` to its track.
-  mutating func add(fragment: MovieBox) throws(MovieFormatError) {
-    for traf in try fragment.children() where traf.type == "traf" { try add(traf) }
+  /// Adds the samples of each track fragment in `fragment`, whose `moof` starts at byte
+  /// `start`, to its track.
+  mutating func add(fragment: MovieBox, startingAt start: Int) throws(MovieFormatError) {
+    for traf in try fragment.children() where traf.type == "traf" { try add(traf, moofStart: start) }
   }
 
-  private mutating func add(_ traf: MovieBox) throws(MovieFormatError) {
+  /// Forgets the fragment samples whose data ends at or before byte `offset`: the file holds it.
+  mutating func confirmData(before offset: Int) {
+    unconfirmed.removeAll { $0.end <= offset }
+  }
+
+  /// Leaves out every sample whose data ends past byte `fileEnd`, and says how many there were.
+  mutating func leaveOutData(pastEnd fileEnd: Int) throws(MovieFormatError) -> Int {
+    var leftOut = 0
+    for index in tracks.indices {
+      var indices: [Int] = []
+      try tracks[index].layout?.forEachDataEnd(count: tracks[index].movieSampleCount) { sample, end in
+        if end > fileEnd { indices.append(sample) }
+      }
+      indices += unconfirmed.filter { $0.track == index && $0.end > fileEnd }.map(\.sample).sorted()
+      tracks[index].remove(samplesAt: indices)
+      leftOut += indices.count
+    }
+    unconfirmed = []
+    return leftOut
+  }
+
+  private mutating func add(_ traf: MovieBox, moofStart: Int) throws(MovieFormatError) {
     let children = try traf.children()
     guard var header = children.first(where: { $0.type == "tfhd" }) else {
       throw traf.error("traf without tfhd")
@@ -112,10 +185,16 @@ private struct MovieTables {
     let flags = try header.versionAndFlags().flags
     let id = try header.uint32()
     guard let index = trackIndex[id] else { return }  // not a video track
-    if flags & 0x1 != 0 { try header.skip(8) }  // base data offset
+    // Where the fragment's data starts: given, or the moof's first byte (ISO 14496-12's
+    // default-base-is-moof, which every fragmented recording seen uses).
+    var dataStart = moofStart
+    if flags & 0x1 != 0 { dataStart = Int(clamping: try header.uint64()) }
     if flags & 0x2 != 0 { try header.skip(4) }  // sample description index
-    var defaultDuration = defaults[id] ?? 0
+    var defaultDuration = defaults[id]?.duration ?? 0
+    var defaultSize = defaults[id]?.size ?? 0
     if flags & 0x8 != 0 { defaultDuration = try header.uint32() }
+    if flags & 0x10 != 0 { defaultSize = try header.uint32() }
+    var dataEnd = dataStart
     if var decodeTime = children.first(where: { $0.type == "tfdt" }) {
       let version = try decodeTime.versionAndFlags().version
       let base = version == 1 ? try decodeTime.uint64() : UInt64(try decodeTime.uint32())
@@ -126,7 +205,7 @@ private struct MovieTables {
       let (_, runFlags) = try run.versionAndFlags()
       let fieldSize = [0x100, 0x200, 0x400, 0x800].filter { runFlags & UInt32($0) != 0 }.count * 4
       let count = try run.entryCount(entrySize: max(fieldSize, 1))
-      if runFlags & 0x1 != 0 { try run.skip(4) }  // data offset
+      if runFlags & 0x1 != 0 { dataEnd = dataStart.addingSaturated(Int(try run.int32())) }
       if runFlags & 0x4 != 0 { try run.skip(4) }  // first sample flags
       guard count <= MovieTiming.mostSamples - sampleCount else {
         throw run.error("more than \(MovieTiming.mostSamples) samples in the file")
@@ -134,7 +213,9 @@ private struct MovieTables {
       sampleCount += count
       for _ in 0..<count {
         let duration = runFlags & 0x100 != 0 ? try run.uint32() : defaultDuration
-        if runFlags & 0x200 != 0 { try run.skip(4) }
+        let size = runFlags & 0x200 != 0 ? try run.uint32() : defaultSize
+        dataEnd = dataEnd.addingSaturated(Int(size))
+        unconfirmed.append((index, tracks[index].decodeTimes.count, dataEnd))
         if runFlags & 0x400 != 0 { try run.skip(4) }
         // Signed in version 1; version 0 files write signed offsets too, as ffmpeg reads them.
         let offset = runFlags & 0x800 != 0 ? try run.int32() : 0

@@ -10,20 +10,6 @@ import CreaseIO
 /// before 0) and never going back (a regressing timestamp keeps the previous `t`), so the
 /// replay sees every frame and reports what the timestamps do.
 public enum RecordingImport {
-  /// What a recording is, told by its name.
-  public enum Kind: Sendable {
-    /// A QuickTime or MP4 movie (`.mov`, `.mp4`, `.m4v`).
-    case movie
-    /// A list of timestamps, one a line.
-    case timestampList
-
-    /// The kind of the recording at `path`: a movie by its extension, a timestamp list otherwise.
-    public init(path: String) {
-      let lowercased = path.lowercased()
-      self = [".mov", ".mp4", ".m4v"].contains { lowercased.hasSuffix($0) } ? .movie : .timestampList
-    }
-  }
-
   /// The frames of every video track of `movie`: the first track is `stream`, the next ones
   /// `stream` followed by their place (`video2`, …), each frame from `camera` when given.
   /// - Complexity: O(*n* log *k*) in the *n* samples of *k* tracks, made as they are taken.

@@ -1,35 +1,53 @@
 import CreaseSystem
 
+import CreaseIO
+
 /// The top-level boxes of a file read front to back: the kept ones with their content, the
 /// others (media data, often most of the file) read past.
 struct TopLevelBoxes {
-  /// The boxes a QuickTime or MP4 file starts with.
-  static let openingBoxes: Set<String> = [
-    "ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "styp", "uuid",
-  ]
+  /// A top-level box as its header gives it.
+  struct Header: Sendable {
+    var type: String
+    /// Where the header's first byte is in the file.
+    var start: Int
+    /// The size the header claims, header included.
+    var size: Int
+  }
+
+  /// Where a file cut short ends, and the box it ends inside (`nil`: inside a box's header).
+  struct Cut: Sendable {
+    var fileEnd: Int
+    var box: Header?
+  }
 
   let source: ByteSource
   private(set) var offset = 0
+  /// Where the last box returned starts in the file (its header's first byte).
+  private(set) var boxStart = 0
+  /// Set when the file ended inside a box or its header: ``next(keeping:)`` then returns `nil`.
+  private(set) var cut: Cut?
   private var scratch = [UInt8](repeating: 0, count: 1 << 16)
 
   init(source: ByteSource) { self.source = source }
 
-  /// The next box whose type is in `keeping`, its content read; `nil` at the end of the file.
+  /// The next box whose type is in `keeping`, its content read; `nil` at the end of the file,
+  /// with ``cut`` set when the file ends inside a box.
   mutating func next(keeping: Set<String>) throws -> MovieBox? {
-    while true {
+    while cut == nil {
       let start = offset
       guard let header = try read(8, allowingEnd: true) else { return nil }
       var size = Int(header[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
       let type = String(decoding: header[4..<8], as: UTF8.self)
       // A movie starts with one of a few boxes: anything else is not a movie at all.
-      guard start > 0 || Self.openingBoxes.contains(type) else {
+      guard start > 0 || InputContent.movieOpeningBoxes.contains(type) else {
         throw MovieFormatError(
           box: "", offset: start,
           message: "not a QuickTime or MP4 movie: it does not start with a box such as ftyp")
       }
       var headerSize = 8
       if size == 1 {
-        let large = try read(8)!.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard let bytes = try read(8) else { return nil }
+        let large = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         guard large <= UInt64(Int.max) else {
           throw MovieFormatError(box: "", offset: start, message: "\(type) has a size past 2⁶³")
         }
@@ -42,7 +60,7 @@ struct TopLevelBoxes {
       }
       guard keeping.contains(type) else {
         if size == 0 { return nil }  // the last box runs to the end of the file
-        try discard(size - headerSize, box: type, start: start)
+        try discard(size - headerSize, box: Header(type: type, start: start, size: size))
         continue
       }
       guard size != 0, size - headerSize <= MovieTiming.largestMetadataBox else {
@@ -51,17 +69,22 @@ struct TopLevelBoxes {
           message: "\(type) is \(size == 0 ? "unbounded" : "\(size) bytes"), more than Crease reads (256 MiB)"
         )
       }
-      let content = try read(size - headerSize)!
+      guard let content = try read(size - headerSize, box: Header(type: type, start: start, size: size)) else { return nil }
+      boxStart = start
       return MovieBox(type: type, path: type, bytes: content[...], fileOffset: start + headerSize)
     }
+    return nil
   }
 
-  /// `count` bytes, or `nil` at a clean end of the file when `allowingEnd`.
+  /// `count` bytes; `nil` at the end of the file, which is a cut (``cut``) unless it comes
+  /// before a box's first byte and `allowingEnd`. `box` is the box being read, if its header is.
   ///
   /// Memory follows the bytes that arrive, not the count a box claims: the array grows by at
   /// most what it holds already (64 KiB to start), so a file that ends early costs at most
   /// twice its own size.
-  private mutating func read(_ count: Int, allowingEnd: Bool = false) throws -> [UInt8]? {
+  private mutating func read(
+    _ count: Int, allowingEnd: Bool = false, box: Header? = nil
+  ) throws -> [UInt8]? {
     var bytes: [UInt8] = []
     while bytes.count < count {
       let filled = bytes.count
@@ -71,8 +94,8 @@ struct TopLevelBoxes {
       while at < end {
         let read = try source.read(into: &bytes, at..<end)
         if read == 0 {
-          if at == 0 && allowingEnd { return nil }
-          throw MovieFormatError(box: "", offset: offset + at, message: "the file ends inside a box")
+          if !(at == 0 && allowingEnd) { cut = Cut(fileEnd: offset + at, box: box) }
+          return nil
         }
         at += read
       }
@@ -81,13 +104,14 @@ struct TopLevelBoxes {
     return bytes
   }
 
-  private mutating func discard(_ count: Int, box: String, start: Int) throws {
+  /// Reads past `count` bytes of `box`, noting a cut when the file ends first.
+  private mutating func discard(_ count: Int, box: Header) throws {
     var left = count
     while left > 0 {
       let read = try source.read(into: &scratch, 0..<min(left, scratch.count))
       guard read > 0 else {
-        throw MovieFormatError(
-          box: "", offset: start, message: "\(box) claims \(count) bytes past the end of the file")
+        cut = Cut(fileEnd: offset, box: box)
+        return
       }
       left -= read
       offset += read

@@ -12,8 +12,12 @@ struct TrackTables {
   /// Each sample's composition offset, 32 bits as `ctts` and `trun` store it.
   var offsets: [Int32] = []
   var nextDecodeTime: Int64 = 0
-  /// Added to every presentation time: the edit list's empty edits less its first media time.
-  var shift: Int64 = 0
+  /// How media time becomes presentation time, and which samples the movie shows.
+  var editList = EditList()
+  /// Where the movie box's samples lie in the file (the first ``movieSampleCount``).
+  private(set) var layout: ChunkLayout?
+  /// How many samples the movie box's tables hold; fragments' samples follow them.
+  private(set) var movieSampleCount = 0
 
   /// The tables of `trak`, or `nil` when it is not a video track; `samplesBefore` samples of
   /// the file's other tracks count against the file's cap.
@@ -47,12 +51,13 @@ struct TrackTables {
     }
     self.timescale = timescale
     if let edits = children.first(where: { $0.type == "edts" }) {
-      shift = try Self.shift(of: edits, mediaTimescale: Int64(scale), movieTimescale: Int64(movieTimescale))
+      editList = try EditList(edits, mediaTimescale: Int64(scale), movieTimescale: Int64(movieTimescale))
     }
     guard let information = mediaBoxes.first(where: { $0.type == "minf" }),
       let table = try information.children().first(where: { $0.type == "stbl" })
     else { return }
     let tables = try table.children()
+    layout = ChunkLayout(tables)
     if var stts = tables.first(where: { $0.type == "stts" }) {
       _ = try stts.versionAndFlags()
       let entries = try stts.entryCount(entrySize: 8)
@@ -88,34 +93,25 @@ struct TrackTables {
         sample += count
       }
     }
+    movieSampleCount = decodeTimes.count
   }
 
-  /// The shift the edit list gives: empty edits first delay the media (in the movie's
-  /// timescale), then the first media edit's start is where presentation begins. Every sum and
-  /// product is checked: one past 64 bits is refused, naming the `elst`.
-  private static func shift(of edits: MovieBox, mediaTimescale: Int64, movieTimescale: Int64)
-    throws(MovieFormatError) -> Int64
-  {
-    guard var list = try edits.children().first(where: { $0.type == "elst" }) else { return 0 }
-    let version = try list.versionAndFlags().version
-    var empty: Int64 = 0
-    for _ in 0..<(try list.entryCount(entrySize: version == 1 ? 20 : 12)) {
-      let duration = version == 1 ? try list.uint64() : UInt64(try list.uint32())
-      let start = version == 1 ? try list.int64() : Int64(try list.int32())
-      try list.skip(4)  // rate
-      guard start == -1 else {
-        let (shift, overflow) = empty.subtractingReportingOverflow(start)
-        guard !overflow else { throw list.error("an edit's media time \(start) puts presentation past 2⁶³") }
-        return shift
+  /// Removes the samples at `indices` (ascending, in decode order).
+  /// - Complexity: O(*n*) in the track's samples.
+  mutating func remove(samplesAt indices: [Int]) {
+    guard !indices.isEmpty else { return }
+    var next = 0
+    var kept = 0
+    for index in decodeTimes.indices {
+      if next < indices.count && indices[next] == index {
+        next += 1
+        continue
       }
-      guard movieTimescale > 0 else { throw list.error("an empty edit in a movie without a timescale") }
-      let (scaled, overflow) = Int64(clamping: duration).multipliedReportingOverflow(by: mediaTimescale)
-      guard !overflow else { throw list.error("an empty edit of \(duration) is too long") }
-      let (sum, sumOverflow) = empty.addingReportingOverflow(scaled / movieTimescale)
-      guard !sumOverflow else { throw list.error("the empty edits add up past 2⁶³") }
-      empty = sum
+      (decodeTimes[kept], offsets[kept]) = (decodeTimes[index], offsets[index])
+      kept += 1
     }
-    return empty
+    decodeTimes.removeLast(decodeTimes.count - kept)
+    offsets.removeLast(offsets.count - kept)
   }
 
   /// Adds a sample of a fragment's run, refused in `box` when its presentation time, or its
@@ -123,7 +119,7 @@ struct TrackTables {
   mutating func addFragmentSample(duration: UInt32, offset: Int32, in box: MovieBox) throws(MovieFormatError)
   {
     let (composed, overflow) = nextDecodeTime.addingReportingOverflow(Int64(offset))
-    let (time, shiftOverflow) = composed.addingReportingOverflow(shift)
+    let (time, shiftOverflow) = composed.addingReportingOverflow(editList.shift)
     guard !overflow, !shiftOverflow, PresentationTime(value: time, timescale: timescale) != nil else {
       throw box.error("a presentation time past 2⁶³ nanoseconds")
     }
@@ -138,20 +134,24 @@ struct TrackTables {
     nextDecodeTime = next
   }
 
-  /// The track: each sample's decode time plus its offset and the edit's shift, in order;
-  /// refused, naming the `trak` whose sample tables hold it, when a time, or its nanoseconds,
-  /// would not fit in 64 bits (a fragment's samples were checked as they came).
-  /// The decode times become the presentation times in place.
-  consuming func track() throws(MovieFormatError) -> MovieTiming.Track {
+  /// The track: each sample's decode time plus its offset and the edit's shift, in order, the
+  /// samples the edit list never shows left out unless `keepingEverySample`; refused, naming
+  /// the `trak` whose sample tables hold it, when a time, or its nanoseconds, would not fit in
+  /// 64 bits (a fragment's samples were checked as they came). The decode times become the
+  /// presentation times in place.
+  consuming func track(keepingEverySample: Bool) throws(MovieFormatError) -> MovieTiming.Track {
     var times = decodeTimes
     decodeTimes = []
+    // How long the last sample is on screen: its decode duration.
+    let lastDuration = times.last.map { nextDecodeTime.subtractingReportingOverflow($0).partialValue } ?? 0
     for index in times.indices {
       let (composed, overflow) = times[index].addingReportingOverflow(Int64(offsets[index]))
-      let (time, shiftOverflow) = composed.addingReportingOverflow(shift)
+      let (time, shiftOverflow) = composed.addingReportingOverflow(editList.shift)
       guard !overflow, !shiftOverflow else { throw box.error("a presentation time past 2⁶³") }
       times[index] = time
     }
     times.sort()
+    if !keepingEverySample { editList.keepShown(&times, lastDuration: lastDuration) }
     for time in [times.first, times.last].compactMap({ $0 })
     where PresentationTime(value: time, timescale: timescale) == nil {
       throw box.error("presentation time \(time) of timescale \(timescale) is past 2⁶³ nanoseconds")

@@ -1,7 +1,7 @@
-extension Int {
+extension FixedWidthInteger where Self: SignedInteger {
   /// The sum, saturating at the ends of the range: counts come from files, and input-derived
   /// arithmetic saturates rather than traps.
-  package func addingSaturated(_ other: Int) -> Int {
+  package func addingSaturated(_ other: Self) -> Self {
     let (sum, overflow) = addingReportingOverflow(other)
     return overflow ? (other > 0 ? .max : .min) : sum
   }

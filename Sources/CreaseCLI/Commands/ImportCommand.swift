@@ -13,22 +13,29 @@ enum ImportCommand: Subcommand {
   static let streamOption = CommandDescription.Option(
     ["--stream"], value: "name",
     help: "The first video track's stream (default video; the others add 2, 3 and so on).")
+  static let allSamplesOption = CommandDescription.Option(
+    ["--all-samples"], help: "Keep every sample of a movie, those its edit list never shows too.")
+  static let strictOption = CommandDescription.Option(
+    ["--strict"], help: "Refuse a movie cut short (exit 65) rather than keep the samples it holds.")
 
   static let description = CommandDescription(
     name: "import",
     abstract: "Turn a real recording into a trace: a movie's frame timing, or a list of timestamps.",
     discussion: """
-      A QuickTime or MP4 movie (.mov, .mp4, .m4v) gives each video track's samples as frame
-      events, in presentation order after the edit list, each pts the exact CMTime of the track's
-      timescale (what 'ffprobe -show_entries packet=pts' shows); fragmented movies too. Any other
-      file is a list of timestamps, one a line, in whole nanoseconds or decimal seconds ('#'
-      starts a comment). The trace declares no frame rate: the replay estimates it, and reports
-      the holes in the timestamps as gaps. Crease reads the file itself; no other program is run.
+      A QuickTime or MP4 movie, known by its first box whatever its name (.mov, .mp4, .m4v,
+      .3gp, .qt, none), gives each video track's samples as frame events, in presentation order
+      after the edit list, each pts the exact CMTime of the track's timescale; a sample the edit
+      list never shows is left out (--all-samples keeps it); fragmented movies too. A movie cut
+      short, as a phone that crashed while recording leaves it, gives the samples whose data the
+      file holds, with one warning (--strict: exit 65). Anything else is a list of timestamps, one
+      a line, in whole nanoseconds or decimal seconds ('#' starts a comment). The trace declares
+      no frame rate: the replay estimates it, and reports the holes in the timestamps as gaps.
+      Crease reads the file itself; no other program is run.
       """,
     arguments: [
-      .init("recording", help: "The movie or timestamp list ('-' reads standard input as a list).")
+      .init("recording", help: "The movie or timestamp list ('-' reads standard input).")
     ],
-    options: [outputOption, TraceOutputFormat.option, cameraOption, streamOption])
+    options: [outputOption, TraceOutputFormat.option, cameraOption, streamOption, allSamplesOption, strictOption])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     guard arguments.positionals.count == 1 else { throw UsageError("Give one recording to import.") }
@@ -43,16 +50,24 @@ enum ImportCommand: Subcommand {
     let stream = StreamName(rawValue: arguments.value(streamOption) ?? "video")
     guard !stream.rawValue.isEmpty else { throw UsageError("'--stream' needs a name.") }
     try OutputPaths.refuseOverlaps([("--output", output)], inputs: [path], streams: streams)
-    let source = try TraceInputs.open([path], streams: streams)[0]
+    let source = try TraceInputs.openRecording(path, streams: streams)
     let events: ImportedFrames
-    switch RecordingImport.Kind(path: path) {
+    switch source.content {
     case .movie:
+      let movie: MovieTiming
       do {
-        events = RecordingImport.events(of: try MovieTiming.read(source), stream: stream, camera: camera)
+        movie = try MovieTiming.read(source, keepingEverySample: arguments.flag(allSamplesOption))
       } catch let error as MovieFormatError {
-        throw InputError(path: path, message: "\(error)")
+        throw InputError(path: source.name, message: "\(error)")
       }
-    case .timestampList:
+      if let truncation = movie.truncation {
+        guard !arguments.flag(strictOption) else { throw InputError(path: source.name, message: "\(truncation)") }
+        try streams.error.write("\(source.name.escapingControlCharacters): warning: \(truncation)\n")
+      }
+      events = RecordingImport.events(of: movie, stream: stream, camera: camera)
+    case .binaryTrace:
+      throw InputError(path: source.name, message: "a Crease binary trace, not a recording: replay it as it is")
+    case .text:
       events = RecordingImport.events(of: try TimestampList.read(source), stream: stream, camera: camera)
     }
     let target = try OutputTarget(output, streams: streams)

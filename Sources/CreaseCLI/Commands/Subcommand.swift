@@ -95,7 +95,8 @@ enum TraceInputs {
     }
   }
 
-  /// Opens every trace before any is read, so a missing file fails before output starts.
+  /// Opens every trace before any is read, so a missing file fails before output starts; a
+  /// movie is refused in one line that names `crease import`.
   static func open(_ paths: [String], streams: StandardStreams) throws -> [ByteSource] {
     try open(paths, streams: streams, digesting: false).sources
   }
@@ -106,6 +107,11 @@ enum TraceInputs {
     -> (sources: [ByteSource], digests: [DigestingSource])
   {
     try open(paths, streams: streams, digesting: true)
+  }
+
+  /// Opens one recording, or standard input, with what it holds told by its first bytes.
+  static func openRecording(_ path: String, streams: StandardStreams) throws -> SniffedSource {
+    try SniffedSource(path == "-" ? streams.input : try FileSource(path: path))
   }
 
   private static func open(_ paths: [String], streams: StandardStreams, digesting: Bool) throws
@@ -123,8 +129,22 @@ enum TraceInputs {
         digests.append(digest)
         source = digest
       }
-      // Standard input has no extension to tell its format: its first bytes do.
-      return path == "-" ? try SniffedSource(source) : source
+      // A read of standard input or a pipe cannot be taken back, and it has no extension to
+      // tell its format: its first bytes are read ahead once. A regular file keeps its
+      // extension's say and is probed by a second open.
+      let content: InputContent
+      if path == "-" || source.isLive {
+        let sniffed = try SniffedSource(source)
+        (content, source) = (sniffed.content, sniffed)
+      } else {
+        content = try SniffedSource(FileSource(path: path)).content
+      }
+      guard content != .movie else {
+        throw InputError(
+          path: source.name,
+          message: "a QuickTime or MP4 movie, not a trace: 'crease import \(path)' makes it one")
+      }
+      return source
     }
     return (sources, digests)
   }

@@ -1,10 +1,11 @@
 import Crease
 
-/// A source whose first bytes are read ahead to tell a binary trace by its magic, for sources
-/// with no file extension to go by (standard input).
+/// A source whose first bytes are read ahead to tell what it holds (``InputContent``): a binary
+/// trace by its magic, a movie by its first box, for sources with no file extension to go by
+/// (standard input) and for commands that know inputs by content (`crease import`).
 ///
-/// It reads only while the bytes so far match the magic, so a JSON Lines producer that sends one
-/// short line and waits is never held up: `{` settles it.
+/// A source that may wait is read only while its bytes so far leave the content open, so a
+/// JSON Lines producer that sends one short line and waits is never held up: `{` settles it.
 public final class SniffedSource: ByteSource {
   /// The wrapped source's name.
   public var name: String { base.name }
@@ -12,8 +13,14 @@ public final class SniffedSource: ByteSource {
   public var isLive: Bool { base.isLive }
   /// Whether the wrapped source is a terminal.
   public var isTerminal: Bool { base.isTerminal }
+  /// The wrapped source's regular file, if it is one.
+  public var fileIdentity: FileIdentity? { base.fileIdentity }
+  /// The wrapped source's size, if it is a regular file.
+  public var regularFileSize: Int? { base.regularFileSize }
+  /// What the source holds, told by its first bytes.
+  public let content: InputContent
   /// Whether the source starts with the binary format's magic.
-  public let isBinaryTrace: Bool
+  public var isBinaryTrace: Bool { content == .binaryTrace }
   private let base: ByteSource
   private var readAhead: [UInt8]
   private var readAheadOffset = 0
@@ -21,18 +28,20 @@ public final class SniffedSource: ByteSource {
   /// Reads the start of `base`.
   public init(_ base: ByteSource) throws {
     self.base = base
-    let magic = BinaryTraceFormat.magic
-    var bytes = [UInt8](repeating: 0, count: magic.count)
+    var bytes = [UInt8](repeating: 0, count: InputContent.longestPrefix)
     var count = 0
-    while count < magic.count && bytes[..<count].elementsEqual(magic[..<count]) {
+    var told: InputContent?
+    while true {
+      told = InputContent(prefix: bytes[..<count], complete: false, waiting: base.isLive)
+      if told != nil { break }
       let read = try bytes.withUnsafeMutableBytes { buffer in
         try base.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
       }
       if read == 0 { break }
       count += read
     }
+    content = told ?? InputContent(prefix: bytes[..<count], complete: true, waiting: base.isLive)!
     readAhead = Array(bytes[..<count])
-    isBinaryTrace = readAhead == magic
   }
 
   /// Hands out the sniffed bytes first, then reads the wrapped source.
