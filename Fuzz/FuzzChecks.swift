@@ -281,13 +281,29 @@ enum FuzzChecks {
   /// A movie, as `crease import` reads it: read without trapping or unbounded memory, and when it
   /// reads, each track's times ascend and its frames become events whose `t` never goes back.
   static func movie(_ bytes: [UInt8]) {
-    guard let movie = try? MovieTiming.read(MemorySource(bytes, name: "fuzz.mp4")) else { return }
-    for track in movie.tracks {
+    let read = { (bytes: [UInt8], every: Bool) in
+      try? MovieTiming.read(MemorySource(bytes, name: "fuzz.mp4"), keepingEverySample: every)
+    }
+    guard let movie = read(bytes, false) else { return }
+    let every = read(bytes, true)!  // the same file read again, keeping what edits leave out
+    for (track, all) in zip(movie.tracks, every.tracks) {
       precondition(track.timescale > 0, "a track without a timescale")
       precondition(zip(track.presentationTimes, track.presentationTimes.dropFirst()).allSatisfy { $0 <= $1 })
+      var rest = all.presentationTimes[...]
+      for time in track.presentationTimes {
+        // Both ascending: each shown time is found in what is left of every sample's times.
+        guard let found = rest.firstIndex(of: time) else { preconditionFailure("a shown sample not in the movie") }
+        rest = rest[(found + 1)...]
+      }
     }
     let events = Array(RecordingImport.events(of: movie, stream: .video, camera: nil))
     precondition(events.count == movie.tracks.reduce(0) { $0 + $1.presentationTimes.count }, "a frame lost")
     precondition(zip(events, events.dropFirst()).allSatisfy { $0.t <= $1.t }, "t goes back")
+    // Cut short, as a crashed phone leaves it: a throw or the samples it holds, no more.
+    if let cut = read(Array(bytes.prefix(bytes.count / 2 + 1)), true), cut.truncation != nil {
+      for (part, whole) in zip(cut.tracks, every.tracks) {
+        precondition(part.presentationTimes.count <= whole.presentationTimes.count, "a cut file gained samples")
+      }
+    }
   }
 }

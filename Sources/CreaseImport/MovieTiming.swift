@@ -84,10 +84,13 @@ public struct MovieTiming: Sendable {
       }
     }
     guard movie != nil else {
-      let message =
-        reader.cut.map { "the file ends at byte \($0.fileEnd), before its moov box: no sample tables to read" }
-        ?? "no moov box: not a movie"
-      throw MovieFormatError(box: "", offset: reader.offset, message: message)
+      guard let cut = reader.cut else {
+        throw MovieFormatError(box: "", offset: reader.offset, message: "no moov box: not a movie")
+      }
+      let place = cut.box.map { $0.type == "moov" ? "inside its moov box (which starts at byte \($0.start))" : nil }
+      throw MovieFormatError(
+        box: "", offset: cut.fileEnd,
+        message: "the file ends here, \((place ?? nil) ?? "before any moov box"): no sample tables to read")
     }
     var truncation: Truncation?
     if let cut = reader.cut {
