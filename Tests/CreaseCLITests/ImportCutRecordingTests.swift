@@ -48,6 +48,23 @@ struct ImportCutRecordingTests {
     #expect(strict.output.isEmpty)
   }
 
+  @Test("a real phone recording cut inside its media data keeps the frames whose data it holds")
+  func realRecordingCut() throws {
+    let whole = "\(repositoryRoot)/Traces/real/sample_android_slow_motion.mp4"
+    let bytes = try #require(FileManager.default.contents(atPath: whole))
+    let cut = "\(temporaryDirectory())/crashed.mp4"
+    try bytes.prefix(30_000).write(to: URL(fileURLWithPath: cut))
+    let held = try ImportTests.packets(whole).filter { $0.position + $0.size <= 30_000 }.map(\.pts)
+    let run = CreaseRun("import", cut)
+    #expect(run.status == .success)
+    #expect(try ImportTests.frames(run.output) == held)
+    let all = try ImportTests.packets(whole).count
+    #expect(
+      run.error
+        == "\(cut): warning: the file ends at byte 30000, inside mdat (at byte 1153, 42328 bytes claimed): \(all - held.count) sample(s) whose data lies past the end left out\n"
+    )
+  }
+
   /// The type and start of the top-level box that holds byte `offset` of `movie`.
   static func box(at offset: Int, in movie: [UInt8]) -> (type: Substring, start: Int)? {
     var start = 0

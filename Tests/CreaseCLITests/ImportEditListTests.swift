@@ -89,4 +89,15 @@ struct ImportEditListTests {
     // times the edit list gives, 256 later than ffprobe's.
     #expect(shown == [-256] + (try ImportTests.ffprobe(edited)).map { $0 + 256 })
   }
+
+  @Test("a real movie whose edit starts inside its first frame: the same difference, and the same cues")
+  func realEditInsideAFrame() throws {
+    let movie = "\(repositoryRoot)/Traces/real/iibbibb_editlist_videoonly.mp4"
+    let run = CreaseRun("import", movie)
+    #expect(run.status == .success, "\(run.error)")
+    // The edit starts half a frame (8,192 of 16,384) into the first frame.
+    #expect(try ImportTests.frames(run.output) == [-8_192] + (try ImportTests.ffprobe(movie)).map { $0 + 8_192 })
+    let expected = contents(of: "\(repositoryRoot)/Traces/real/iibbibb_editlist_videoonly.cues.jsonl")
+    #expect(CreaseRun(["replay"], input: Array(run.output.utf8)).output == expected)
+  }
 }

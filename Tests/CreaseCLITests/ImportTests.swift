@@ -7,7 +7,7 @@ import Testing
 struct ImportTests {
   static let realRecordings = [
     "sample_android_slow_motion.mp4", "sample_sef_slow_motion.mp4", "sample_sef_super_slow_motion.mp4",
-    "dolbyVision-hdr.MOV",
+    "dolbyVision-hdr.MOV", "bbb_176x144_128kbps_15fps_h263.3gp", "sample_edit_list_only_preroll_sync_sample.mp4",
   ]
 
   /// Each `frame` line's pts value (in its timescale) and stream, in trace order.
