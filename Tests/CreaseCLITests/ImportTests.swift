@@ -106,6 +106,19 @@ struct ImportTests {
     #expect(try Self.gaps(trace) == [])
   }
 
+  @Test("a real 20 Hz camera log: its 10 Hz run is a rate change, the hole soon after 20 Hz returns a gap")
+  func realTwentyHertzLog() throws {
+    let run = CreaseRun("import", "\(repositoryRoot)/Traces/real/euroc-v2-03-cam0-slice.txt")
+    #expect(run.status == .success, "\(run.error)")
+    #expect(try Self.frames(run.output).count == 96)
+    let cues = CreaseRun(["replay"], input: Array(run.output.utf8)).output
+    #expect(cues == contents(of: "\(repositoryRoot)/Traces/real/euroc-v2-03-cam0-slice.cues.jsonl"))
+    // Three frames after the camera is back at 20 Hz, one frame is missing: the 100 ms delta is
+    // a gap at the new rate, not the old 10 Hz one.
+    #expect(try Self.gaps(run.output) == [1])
+    #expect(cues.contains(#""from":1413394990255760384,"to":1413394990355760384,"missing":1"#))
+  }
+
   @Test("a timestamp list: nanoseconds, seconds read exactly, comments; a bad line named with its place")
   func timestampList() throws {
     let directory = temporaryDirectory()
