@@ -56,11 +56,14 @@ struct EditList: Sendable {
       return
     }
     let (shift, overflow) = empty.subtractingReportingOverflow(first.start)
-    guard !overflow else { throw list.error("an edit's media time \(first.start) puts presentation past 2⁶³") }
+    guard !overflow else {
+      throw list.error("an edit's media time \(first.start) puts presentation past 2⁶³")
+    }
     self.shift = shift
     let spans = mediaEdits.map { edit in
       let start = edit.start.addingSaturated(shift)
-      let length = Self.mediaLength(edit.duration, mediaTimescale: mediaTimescale, movieTimescale: movieTimescale)
+      let length = Self.mediaLength(
+        edit.duration, mediaTimescale: mediaTimescale, movieTimescale: movieTimescale)
       return Span(start: start, end: length.map { start.addingSaturated($0) } ?? .max)
     }
     shown = Self.merged(spans)
@@ -69,7 +72,8 @@ struct EditList: Sendable {
   /// An edit's length in the media's timescale, rounded up (a sample that starts inside the
   /// last fraction of a unit is on screen); `nil` for an edit that runs to the end of the
   /// media: a duration of 0 (a fragmented movie's last edit), or one that cannot be scaled.
-  private static func mediaLength(_ duration: UInt64, mediaTimescale: Int64, movieTimescale: Int64) -> Int64? {
+  private static func mediaLength(_ duration: UInt64, mediaTimescale: Int64, movieTimescale: Int64) -> Int64?
+  {
     guard duration > 0, movieTimescale > 0 else { return nil }
     let product = duration.multipliedFullWidth(by: UInt64(mediaTimescale))
     let divisor = UInt64(movieTimescale)

@@ -44,7 +44,9 @@ public struct MovieTiming: Sendable {
 
     /// One line: where the file ends and what was left out.
     public var description: String {
-      let inside = box.map { "inside \($0) (at byte \(boxStart), \(claimedSize) bytes claimed)" } ?? "inside a box header"
+      let inside =
+        box.map { "inside \($0) (at byte \(boxStart), \(claimedSize) bytes claimed)" }
+        ?? "inside a box header"
       let leftOut = "\(samplesLeftOut) sample(s) whose data lies past the end left out"
       return "the file ends at byte \(fileEnd), \(inside): "
         + (endsInFragmentHeader ? "the fragment it cuts gives no samples, and \(leftOut)" : leftOut)
@@ -87,7 +89,9 @@ public struct MovieTiming: Sendable {
       guard let cut = reader.cut else {
         throw MovieFormatError(box: "", offset: reader.offset, message: "no moov box: not a movie")
       }
-      let place = cut.box.map { $0.type == "moov" ? "inside its moov box (which starts at byte \($0.start))" : nil }
+      let place = cut.box.map {
+        $0.type == "moov" ? "inside its moov box (which starts at byte \($0.start))" : nil
+      }
       throw MovieFormatError(
         box: "", offset: cut.fileEnd,
         message: "the file ends here, \((place ?? nil) ?? "before any moov box"): no sample tables to read")
@@ -103,7 +107,9 @@ public struct MovieTiming: Sendable {
     movie = nil
     tables.reverse()
     var timed: [Track] = []
-    while let track = tables.popLast() { timed.append(try track.track(keepingEverySample: keepingEverySample)) }
+    while let track = tables.popLast() {
+      timed.append(try track.track(keepingEverySample: keepingEverySample))
+    }
     return MovieTiming(tracks: timed, truncation: truncation)
   }
 

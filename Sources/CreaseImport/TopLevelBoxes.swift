@@ -1,6 +1,5 @@
-import CreaseSystem
-
 import CreaseIO
+import CreaseSystem
 
 /// The top-level boxes of a file read front to back: the kept ones with their content, the
 /// others (media data, often most of the file) read past.
@@ -69,7 +68,8 @@ struct TopLevelBoxes {
           message: "\(type) is \(size == 0 ? "unbounded" : "\(size) bytes"), more than Crease reads (256 MiB)"
         )
       }
-      guard let content = try read(size - headerSize, box: Header(type: type, start: start, size: size)) else { return nil }
+      guard let content = try read(size - headerSize, box: Header(type: type, start: start, size: size))
+      else { return nil }
       boxStart = start
       return MovieBox(type: type, path: type, bytes: content[...], fileOffset: start + headerSize)
     }

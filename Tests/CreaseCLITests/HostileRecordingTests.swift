@@ -41,7 +41,8 @@ struct HostileRecordingTests {
     #expect(run.output.isEmpty)
   }
 
-  @Test("an edit list that stays in range shifts the frames; the frame before it is pre-roll, kept on request")
+  @Test(
+    "an edit list that stays in range shifts the frames; the frame before it is pre-roll, kept on request")
   func editListInRange() throws {
     let movie = Writer(movieTimescale: 600, tracks: [Self.track(edits: [.init(duration: 60, mediaTime: 20)])])
     for (options, expected) in [([String](), [0, 20]), (["--all-samples"], [-20, 0, 20])] {
@@ -111,7 +112,8 @@ struct HostileRecordingTests {
     #expect(run.status == .dataError)
     #expect(
       run.error.hasSuffix(
-        "claim.mp4: error: at byte 42: the file ends here, inside its moov box (which starts at byte 20): no sample tables to read\n"),
+        "claim.mp4: error: at byte 42: the file ends here, inside its moov box (which starts at byte 20): no sample tables to read\n"
+      ),
       "\(run.error)")
     if !ByteBoundTests.sanitized {
       let peak = try peakOfCrease(["import", "claim.mp4"], in: directory)

@@ -42,14 +42,19 @@ struct ImportContentTests {
     arguments: ["replay", "check", "stats", "plot", "convert"])
   func traceCommandsRefuseMovies(command: String) throws {
     let movie = "\(repositoryRoot)/Traces/real/dolbyVision-hdr.MOV"
-    let output = ["convert": ["-o", "-"], "plot": ["-o", temporaryDirectory() + "/plot.svg"]][command] ?? []
+    let output =
+      ["convert": ["-o", "-"], "plot": ["-o", temporaryDirectory() + "/plot.svg"]][command] ?? []
     let run = CreaseRun([command, movie] + output)
     #expect(run.status == .dataError)
     #expect(
-      run.error == "\(movie): error: a QuickTime or MP4 movie, not a trace: 'crease import \(movie)' makes it one\n")
+      run.error
+        == "\(movie): error: a QuickTime or MP4 movie, not a trace: 'crease import \(movie)' makes it one\n")
     #expect(run.output.isEmpty)
-    let piped = CreaseRun([command, "-"] + output, input: Array(try #require(FileManager.default.contents(atPath: movie))))
+    let piped = CreaseRun(
+      [command, "-"] + output, input: Array(try #require(FileManager.default.contents(atPath: movie))))
     #expect(piped.status == .dataError)
-    #expect(piped.error.contains("a QuickTime or MP4 movie, not a trace: 'crease import -' makes it one"), "\(piped.error)")
+    #expect(
+      piped.error.contains("a QuickTime or MP4 movie, not a trace: 'crease import -' makes it one"),
+      "\(piped.error)")
   }
 }

@@ -25,7 +25,8 @@ struct ImportCutRecordingTests {
     // box of that type.
     let cutAt = try #require(
       (end..<bytes.count).first { offset in
-        Self.box(at: offset, in: Array(bytes)).map { $0.type == place.suffix(4) && offset > $0.start + 16 } == true
+        Self.box(at: offset, in: Array(bytes)).map { $0.type == place.suffix(4) && offset > $0.start + 16 }
+          == true
       })
     let cut = "\(directory)/cut.mp4"
     try bytes.prefix(cutAt).write(to: URL(fileURLWithPath: cut))
@@ -39,7 +40,8 @@ struct ImportCutRecordingTests {
     let warnings = run.error.split(separator: "\n")
     #expect(warnings.count == 1)
     #expect(
-      warnings.first?.hasPrefix("\(cut): warning: the file ends at byte \(cutAt), \(place) (at byte ") == true,
+      warnings.first?.hasPrefix("\(cut): warning: the file ends at byte \(cutAt), \(place) (at byte ")
+        == true,
       "\(run.error)")
 
     let strict = CreaseRun("import", "--strict", cut)

@@ -15,12 +15,16 @@ struct ImportEditListTests {
   }
 
   /// `movie` with its first edit's duration (movie timescale) or media time replaced.
-  static func editing(_ movie: String, to path: String, duration: UInt32? = nil, mediaTime: Int32? = nil) throws {
+  static func editing(_ movie: String, to path: String, duration: UInt32? = nil, mediaTime: Int32? = nil)
+    throws
+  {
     var bytes = try #require(FileManager.default.contents(atPath: movie).map(Array.init))
     let elst = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("elst".utf8) })
     #expect(bytes[elst + 4] == 0, "ffmpeg writes version 0 edit lists")
     func put(_ value: UInt32, at offset: Int) {
-      for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index))) }
+      for index in 0..<4 {
+        bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index)))
+      }
     }
     // After the type: version and flags, the entry count, then the first entry's duration and
     // media time.
@@ -41,7 +45,8 @@ struct ImportEditListTests {
     let trimmed = "\(directory)/trimmed.mp4"
     // Copied from the keyframe before 0.6 s, with an edit that starts at 0.6 s.
     let run = try runProcess(
-      "/usr/bin/ffmpeg", ["-v", "error", "-y", "-ss", "0.6", "-i", try Self.pattern(in: directory), "-c", "copy", trimmed])
+      "/usr/bin/ffmpeg",
+      ["-v", "error", "-y", "-ss", "0.6", "-i", try Self.pattern(in: directory), "-c", "copy", trimmed])
     #expect(run.status == 0, "\(run.output)")
     let packets = try ImportTests.packets(trimmed)
     #expect(packets.filter(\.discarded).count == 3)
@@ -69,7 +74,10 @@ struct ImportEditListTests {
     let delayed = "\(directory)/delayed.mp4"
     let run = try runProcess(
       "/usr/bin/ffmpeg",
-      ["-v", "error", "-y", "-itsoffset", "0.5", "-i", try Self.pattern(in: directory), "-c", "copy", delayed])
+      [
+        "-v", "error", "-y", "-itsoffset", "0.5", "-i", try Self.pattern(in: directory), "-c", "copy",
+        delayed,
+      ])
     #expect(run.status == 0, "\(run.output)")
     let shown = try Self.imported(delayed)
     #expect(try shown == ImportTests.ffprobe(delayed))
@@ -96,7 +104,8 @@ struct ImportEditListTests {
     let run = CreaseRun("import", movie)
     #expect(run.status == .success, "\(run.error)")
     // The edit starts half a frame (8,192 of 16,384) into the first frame.
-    #expect(try ImportTests.frames(run.output) == [-8_192] + (try ImportTests.ffprobe(movie)).map { $0 + 8_192 })
+    #expect(
+      try ImportTests.frames(run.output) == [-8_192] + (try ImportTests.ffprobe(movie)).map { $0 + 8_192 })
     let expected = contents(of: "\(repositoryRoot)/Traces/real/iibbibb_editlist_videoonly.cues.jsonl")
     #expect(CreaseRun(["replay"], input: Array(run.output.utf8)).output == expected)
   }

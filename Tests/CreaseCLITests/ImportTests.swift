@@ -7,7 +7,8 @@ import Testing
 struct ImportTests {
   static let realRecordings = [
     "sample_android_slow_motion.mp4", "sample_sef_slow_motion.mp4", "sample_sef_super_slow_motion.mp4",
-    "dolbyVision-hdr.MOV", "bbb_176x144_128kbps_15fps_h263.3gp", "sample_edit_list_only_preroll_sync_sample.mp4",
+    "dolbyVision-hdr.MOV", "bbb_176x144_128kbps_15fps_h263.3gp",
+    "sample_edit_list_only_preroll_sync_sample.mp4",
   ]
 
   /// Each `frame` line's pts value (in its timescale) and stream, in trace order.
@@ -34,13 +35,15 @@ struct ImportTests {
     let run = try runProcess(
       "/usr/bin/ffprobe",
       [
-        "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,pos,size,flags", "-of", "csv=p=0",
+        "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,pos,size,flags", "-of",
+        "csv=p=0",
         path,
       ])
     #expect(run.status == 0, "\(run.output)")
     return run.output.split(separator: "\n").compactMap { line in
       let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-      guard fields.count == 4, let pts = Int64(fields[0]), let position = Int(fields[1]), let size = Int(fields[2])
+      guard fields.count == 4, let pts = Int64(fields[0]), let position = Int(fields[1]),
+        let size = Int(fields[2])
       else { return nil }
       return Packet(pts: pts, position: position, size: size, discarded: fields[3].contains("D"))
     }.sorted { $0.pts < $1.pts }

@@ -35,7 +35,9 @@ enum ImportCommand: Subcommand {
     arguments: [
       .init("recording", help: "The movie or timestamp list ('-' reads standard input).")
     ],
-    options: [outputOption, TraceOutputFormat.option, cameraOption, streamOption, allSamplesOption, strictOption])
+    options: [
+      outputOption, TraceOutputFormat.option, cameraOption, streamOption, allSamplesOption, strictOption,
+    ])
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     guard arguments.positionals.count == 1 else { throw UsageError("Give one recording to import.") }
@@ -61,12 +63,15 @@ enum ImportCommand: Subcommand {
         throw InputError(path: source.name, message: "\(error)")
       }
       if let truncation = movie.truncation {
-        guard !arguments.flag(strictOption) else { throw InputError(path: source.name, message: "\(truncation)") }
+        guard !arguments.flag(strictOption) else {
+          throw InputError(path: source.name, message: "\(truncation)")
+        }
         try streams.error.write("\(source.name.escapingControlCharacters): warning: \(truncation)\n")
       }
       events = RecordingImport.events(of: movie, stream: stream, camera: camera)
     case .binaryTrace:
-      throw InputError(path: source.name, message: "a Crease binary trace, not a recording: replay it as it is")
+      throw InputError(
+        path: source.name, message: "a Crease binary trace, not a recording: replay it as it is")
     case .text:
       events = RecordingImport.events(of: try TimestampList.read(source), stream: stream, camera: camera)
     }
