@@ -89,12 +89,14 @@ public struct MovieTiming: Sendable {
       guard let cut = reader.cut else {
         throw MovieFormatError(box: "", offset: reader.offset, message: "no moov box: not a movie")
       }
-      let place = cut.box.map {
-        $0.type == "moov" ? "inside its moov box (which starts at byte \($0.start))" : nil
-      }
+      let place =
+        if let box = cut.box, box.type == "moov" {
+          "inside its moov box (which starts at byte \(box.start))"
+        } else {
+          "before any moov box"
+        }
       throw MovieFormatError(
-        box: "", offset: cut.fileEnd,
-        message: "the file ends here, \((place ?? nil) ?? "before any moov box"): no sample tables to read")
+        box: "", offset: cut.fileEnd, message: "the file ends here, \(place): no sample tables to read")
     }
     var truncation: Truncation?
     if let cut = reader.cut {
@@ -146,7 +148,9 @@ private struct MovieTables {
         _ = try trex.versionAndFlags()
         let track = try trex.uint32()
         try trex.skip(4)
-        defaults[track] = (try trex.uint32(), try trex.uint32())
+        let duration = try trex.uint32()
+        // A trex cut after its duration was read before sizes were: its size is left unknown.
+        defaults[track] = (duration, trex.remaining >= 4 ? try trex.uint32() : 0)
       }
     }
     for trak in boxes where trak.type == "trak" {
