@@ -1,9 +1,12 @@
 /// "Did you mean" help for a mistyped name.
 public enum Suggestion {
-  /// The candidate closest to `word` by edit distance, if it is close enough to be a likely
-  /// typo (at most a third of the word's length, and at least 2 edits).
+  /// The candidate closest to `word`: a dotted path whose last part `word` is
+  /// (`statusDebounceMs` for `hinge.statusDebounceMs`), else the closest by edit distance if it
+  /// is close enough to be a likely typo (at most a third of the word's length, and at least 2
+  /// edits).
   /// - Complexity: O(*n* · *m*²) for *n* candidates of length about *m*.
-  public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+  public static func closest(to word: String, in candidates: some Collection<String>) -> String? {
+    if !word.isEmpty, let path = candidates.first(where: { $0.hasSuffix("." + word) }) { return path }
     let limit = Swift.max(2, word.count / 3)
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {
@@ -34,7 +37,7 @@ public enum Suggestion {
   }
 
   /// " Did you mean 'x'?" when a candidate is close, otherwise "".
-  public static func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String {
+  public static func didYouMean(_ word: String, in candidates: some Collection<String>) -> String {
     closest(to: word, in: candidates).map { " Did you mean '\($0)'?" } ?? ""
   }
 }

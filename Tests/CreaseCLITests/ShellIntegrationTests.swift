@@ -45,6 +45,10 @@ struct ShellIntegrationTests {
     #expect(try bashOffers(["crease", "help", "re"]) == ["replay", "report"])
     #expect(try bashOffers(["crease", "replay", "Traces/open-c"]).contains("Traces/open-close.jsonl"))
     #expect(try bashOffers(["crease", "replay", "--speed", ""]) == [])
+    #expect(
+      try bashOffers(["crease", "sweep", "--set", "hinge.sta"]) == [
+        "hinge.statusDebounceMs=", "hinge.statusMaxWaitMs=",
+      ])
   }
 
   @Test("where a trace is expected, bash offers traces and folders, not pictures")

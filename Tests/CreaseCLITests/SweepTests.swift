@@ -91,6 +91,21 @@ struct SweepTests {
     #expect(negative.status == .configuration && negative.error.contains("settle"))
   }
 
+  @Test("a key named by its last part is suggested whole; a key set twice and standard input are refused")
+  func usageMistakes() {
+    let bare = CreaseRun("sweep", "--set", "statusDebounceMs=30", Self.traces[0])
+    #expect(
+      bare.status == .usage && bare.error.contains("Did you mean 'hinge.statusDebounceMs'?"), "\(bare.error)")
+    let twice = CreaseRun(
+      "sweep", "--set", "hinge.statusDebounceMs=30", "--set", "hinge.statusDebounceMs=80", Self.traces[0])
+    #expect(twice.status == .usage && twice.error.contains("'--set hinge.statusDebounceMs' is given twice"))
+    #expect(twice.output.isEmpty)
+    let piped = CreaseRun(
+      ["sweep", "--set", "hinge.statusDebounceMs=30", "-"], input: Array(contents(of: Self.traces[0])!.utf8))
+    #expect(piped.status == .usage && piped.error.contains("standard input ('-') can be read only once"))
+    #expect(piped.output.isEmpty, "no header before the refusal")
+  }
+
   @Test(
     "a value that is not a JSON number is refused at once with exit 64, naming it",
     arguments: ["0x10", "+5", ".5", "5.", "01", "1e", "-", "1e400", "30,,50", "inf"])

@@ -5,9 +5,11 @@ import CreaseReports
 /// `crease sweep`: the traces under every combination of configuration values, side by side.
 enum SweepCommand: Subcommand {
   static let setOption = CommandDescription.Option(
-    ["--set"], value: "key=values",
-    help:
-      "A configuration key by its dotted path and the values to try, e.g. hinge.statusDebounceMs=30,50,80.")
+    ["--set"], value: "key=values", completion: .values(sweptKeys.map { $0 + "=" }),
+    help: """
+      A configuration key by its dotted path and the values to try, e.g. \
+      hinge.statusDebounceMs=30,50,80 (once a key).
+      """)
   static let description = CommandDescription(
     name: "sweep",
     abstract: "Replay traces under every combination of configuration values, side by side.",
@@ -20,11 +22,20 @@ enum SweepCommand: Subcommand {
       value is a JSON number; a sweep tries at most 10,000 settings. The same inputs give the
       same bytes.
       """,
-    arguments: [TraceInputs.traceArgument],
+    arguments: [
+      .init(
+        "trace",
+        help:
+          "Trace files, each replayed on its own under every setting (files: each is read once a setting).",
+        isRepeating: true, completion: .traces)
+    ],
     options: [
       TraceInputs.configOption, setOption, BatchCommand.jobsOption, TableFormat.option,
       TableFormat.outputOption, TableFormat.htmlOption,
     ])
+
+  /// The configuration keys a sweep can set: every number (not the boundaries' list).
+  static let sweptKeys = ConfigurationFile.keys.map(\.path).filter { $0 != "hinge.boundaries" }
 
   /// One `--set`: a key and the values to try, as written.
   struct Axis {
@@ -40,13 +51,22 @@ enum SweepCommand: Subcommand {
     let base = try TraceInputs.configuration(arguments)
     let axes = try arguments.allValues(setOption).map(axis)
     guard !axes.isEmpty else { throw UsageError("Give at least one '--set KEY=V1,V2,...'.") }
+    var keys: Set<String> = []
+    if let repeated = axes.first(where: { !keys.insert($0.key).inserted }) {
+      throw UsageError(
+        "'--set \(repeated.key)' is given twice: give all its values in one '--set \(repeated.key)=V1,V2,...'."
+      )
+    }
+    let traces = arguments.positionals
+    guard !traces.contains("-") else {
+      throw UsageError("'sweep' reads each trace once a setting: standard input ('-') can be read only once.")
+    }
     let settings = try Combinations(axes).map { setting in
       (
         name: setting.map { "\($0.key)=\($0.value)" }.joined(separator: " "),
         configuration: try configure(setting, over: base)
       )
     }
-    let traces = arguments.positionals
     try OutputPaths.refuseOverlaps(TableFormat.outputs(arguments), inputs: traces, streams: streams)
     let jobs =
       try arguments.value(BatchCommand.jobsOption, as: "a whole number from 1") {
@@ -85,10 +105,10 @@ enum SweepCommand: Subcommand {
       throw UsageError("'--set \(text)': expected KEY=V1,V2,..., such as hinge.statusDebounceMs=30,50.")
     }
     let key = String(text[..<equals])
-    let known = ConfigurationFile.keys.map(\.path)
-    guard known.contains(key), key != "hinge.boundaries" else {
+    guard sweptKeys.contains(key) else {
       throw UsageError(
-        "'--set \(text)': '\(key)' is not a number a sweep can set.\(Suggestion.didYouMean(key, in: known))")
+        "'--set \(text)': '\(key)' is not a number a sweep can set.\(Suggestion.didYouMean(key, in: sweptKeys))"
+      )
     }
     let values = text[text.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false)
       .map(String.init)
