@@ -46,30 +46,56 @@ class ReplayFailed(Exception):
         self.message = message
 
 
-def replay(trace: str, crease: str = "crease", summary_path: str | None = None) -> tuple[int, str]:
+@dataclasses.dataclass(frozen=True)
+class ReplayOptions:
+    """The replay options `crease batch` takes, passed to every worker's replay: a configuration
+    file (a path every worker can open) and the cues' format."""
+
+    config: str | None = None
+    cue_format: str = "jsonl"
+
+    def arguments(self) -> list[str]:
+        return (["-c", self.config] if self.config else []) + ["-f", self.cue_format]
+
+
+# Each cue format's file extension, as `crease batch` names its cue files.
+CUE_EXTENSIONS = {"jsonl": "cues.jsonl", "text": "cues.txt", "chrome": "cues.json"}
+
+
+def replay(
+    trace: str, crease: str = "crease", summary_path: str | None = None, cues_path: str | None = None,
+    options: ReplayOptions = ReplayOptions(),
+) -> tuple[int, str]:
     """Replays one trace on a worker; returns crease's exit status and the summary JSON, which
-    it also writes to `summary_path` (replacing it whole) when given.
+    it also writes to `summary_path` (replacing it whole) when given, with the cues in
+    `cues_path` when given.
 
     Bad lines (exit 65) still give a summary. Without one, raises ReplayFailed, so that Dask
     retries the task.
     """
     executable = shutil.which(crease) or crease
+    cues_partial = f"{cues_path}.{os.getpid()}.partial" if cues_path else None
     # One thread per replay: the workers already run one replay per core.
     run = subprocess.run(
-        [executable, "replay", trace, "--threads", "1", "-o", os.devnull, "--summary-json", "-"],
+        [executable, "replay", trace, "--threads", "1", *options.arguments(), "-o", cues_partial or os.devnull,
+         "--summary-json", "-"],
         capture_output=True,
         text=True,
         check=False,
     )
     if run.stdout.strip():
+        # Each file written beside, then renamed: a run killed halfway leaves no partial file, and
+        # a second run of the task (after a lost worker) replaces the first with the same bytes.
+        if cues_partial is not None:
+            os.replace(cues_partial, cues_path)
         if summary_path is not None:
-            # Written beside, then renamed: a run killed halfway leaves no partial summary, and a
-            # second run of the task (after a lost worker) replaces the first with the same bytes.
             partial = f"{summary_path}.{os.getpid()}.partial"
             with open(partial, "w", encoding="utf-8") as file:
                 file.write(run.stdout)
             os.replace(partial, summary_path)
         return run.returncode, run.stdout
+    if cues_partial is not None and os.path.exists(cues_partial):
+        os.remove(cues_partial)
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     message = lines[-1] if lines else f"crease exited with status {run.returncode}"
     raise ReplayFailed(run.returncode, message.removeprefix("crease: "))
@@ -85,10 +111,10 @@ class Part:
     text: str | None = None
 
 
-def leaf(trace: str, crease: str, summary_path: str) -> Part:
+def leaf(trace: str, crease: str, summary_path: str, cues_path: str, options: ReplayOptions) -> Part:
     """One trace's part: its summary, or a report of one failed row."""
     try:
-        status, summary = replay(trace, crease, summary_path)
+        status, summary = replay(trace, crease, summary_path, cues_path, options)
         return Part([(status, None)], summary)
     except ReplayFailed as error:
         return Part([(error.status, error.message)], json.dumps(failed_report(trace, error.message)))
@@ -206,10 +232,12 @@ def check_workers(client, crease: str) -> str | None:
     return None
 
 
-def run_fleet(client, traces: list[str], directory: str, crease: str = "crease") -> list[Outcome]:
-    """Maps the traces over `client`'s workers, each writing its summary into `directory` (which
-    they must share), reduces them there by a tree of merges, and writes the report. Returns what
-    became of each trace, in order."""
+def run_fleet(
+    client, traces: list[str], directory: str, crease: str = "crease", options: ReplayOptions = ReplayOptions(),
+) -> list[Outcome]:
+    """Maps the traces over `client`'s workers, each writing its cues and summary into
+    `directory` (which they must share) as `crease batch` names them, reduces them there by a tree
+    of merges, and writes the report. Returns what became of each trace, in order."""
     from distributed import wait
 
     os.makedirs(directory, exist_ok=True)
@@ -217,8 +245,9 @@ def run_fleet(client, traces: list[str], directory: str, crease: str = "crease")
     names = output_names(traces)
     level = [
         client.submit(
-            leaf, trace, crease, os.path.join(directory, f"{name}.summary.json"), key=f"crease-replay-{index}",
-            retries=1, pure=False)
+            leaf, trace, crease, os.path.join(directory, f"{name}.summary.json"),
+            os.path.join(directory, f"{name}.{CUE_EXTENSIONS[options.cue_format]}"), options,
+            key=f"crease-replay-{index}", retries=1, pure=False)
         for index, (trace, name) in enumerate(zip(traces, names))
     ]
     depth = 0

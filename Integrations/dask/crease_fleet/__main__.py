@@ -11,20 +11,27 @@ import logging
 import os
 import sys
 
-from . import check_workers, find_crease, run_fleet, ship_code, worst_status
+from . import CUE_EXTENSIONS, ReplayOptions, check_workers, find_crease, run_fleet, ship_code, worst_status
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="crease-fleet",
         description="Replay traces on a Dask cluster (one crease replay per trace on the workers), "
-        "then merge their summaries with crease report into DIR/report.json and DIR/report.txt, "
-        "as crease batch does on one machine.",
+        "writing each trace's cues and summary into DIR, then merge the summaries with crease report into "
+        "DIR/report.json and DIR/report.txt, as crease batch does on one machine.",
     )
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running scheduler, such as tcp://host:8786")
     where.add_argument("--local", metavar="N", type=int, help="start a LocalCluster of N worker processes")
-    parser.add_argument("-d", "--directory", metavar="DIR", required=True, help="where the summaries and the report go")
+    parser.add_argument(
+        "-d", "--directory", metavar="DIR", required=True, help="where the cues, the summaries and the report go")
+    parser.add_argument(
+        "-c", "--config", metavar="FILE",
+        help="a JSON configuration file for every replay, as crease batch -c (a path every worker can open)")
+    parser.add_argument(
+        "-f", "--format", choices=sorted(CUE_EXTENSIONS), default="jsonl",
+        help="the cue files' format, as crease batch -f (default jsonl)")
     parser.add_argument(
         "--crease",
         help="the crease command on the workers (default: with --local, $CREASE, crease on PATH or this checkout's "
@@ -65,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"crease_fleet: {problem}. Every worker needs the same crease (make install on each, "
                   "or --crease PATH).", file=sys.stderr)
             return 69  # EX_UNAVAILABLE
-        outcomes = run_fleet(client, traces, arguments.directory, crease)
+        options = ReplayOptions(config=arguments.config, cue_format=arguments.format)
+        outcomes = run_fleet(client, traces, arguments.directory, crease, options)
     finally:
         client.close()
         if cluster is not None:

@@ -25,18 +25,37 @@ def crease_path():
     return executable
 
 
-def run_driver(crease_path, directory, traces, workers=2):
+def run_driver(crease_path, directory, traces, workers=2, options=()):
     environment = dict(os.environ, PATH=f"{crease_path.parent}{os.pathsep}{os.environ['PATH']}")
     return subprocess.run(
-        [sys.executable, "-m", "crease_fleet", "--local", str(workers), "-d", str(directory), *traces],
+        [sys.executable, "-m", "crease_fleet", "--local", str(workers), "-d", str(directory), *options, *traces],
         cwd=DRIVER, env=environment, capture_output=True, text=True, timeout=600,
     )
 
 
-def run_batch(crease_path, directory, traces):
+def run_batch(crease_path, directory, traces, options=()):
     return subprocess.run(
-        [str(crease_path), "batch", "-d", str(directory), *traces], capture_output=True, text=True, timeout=600
+        [str(crease_path), "batch", "-d", str(directory), *options, *traces], capture_output=True, text=True,
+        timeout=600,
     )
+
+
+def test_batch_options_pass_through_the_driver(crease_path, tmp_path):
+    """-c and -f reach every replay: the same cue files, summaries and report as batch's."""
+    config = tmp_path / "slow-debounce.json"
+    config.write_text('{"hinge": {"statusDebounceMs": 80}}\n')
+    options = ("-c", str(config), "-f", "text")
+    traces = [str(REPOSITORY / "Traces" / name) for name in ("open-close.jsonl", "wobble.jsonl")]
+    batch = run_batch(crease_path, tmp_path / "batch", traces, options)
+    dask = run_driver(crease_path, tmp_path / "dask", traces, options=options)
+    assert dask.returncode == batch.returncode == 0, dask.stderr
+    files = sorted(path.name for path in (tmp_path / "batch").iterdir())
+    assert files == sorted(path.name for path in (tmp_path / "dask").iterdir())
+    assert "1-open-close.cues.txt" in files
+    for name in files:
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "batch" / name).read_bytes(), name
+    # The configuration is the one given, not the defaults.
+    assert '"statusDebounceMs":80' in (tmp_path / "dask" / "report.json").read_text().replace(" ", "")
 
 
 def test_local_cluster_report_equals_batch(crease_path, tmp_path):
