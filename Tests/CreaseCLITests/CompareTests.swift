@@ -53,6 +53,42 @@ struct CompareTests {
     #expect(CreaseRun("compare", fast, defaults, "--threshold", "70").status == .success)
   }
 
+  @Test(
+    "cues that vanish or change in number fail the gate unless allowed; fewer is never an improvement",
+    arguments: [
+      // Every hinge.threshold cue gone (no boundary): removed.
+      (#"{"hinge":{"boundaries":[]}}"#, "hinge.threshold  removed", "--allow-removed"),
+      // A second boundary: twice the threshold cues, at the same latency; then the other way.
+      (
+        #"{"hinge":{"boundaries":[{"name":"flat","below":135,"above":145},{"name":"tent","below":80,"above":90}]}}"#,
+        "hinge.threshold  countChanged", "--allow-count-change"
+      ),
+    ])
+  func lostCues(configuration: String, row: String, allowance: String) throws {
+    let directory = temporaryDirectory()
+    try write(configuration, to: "\(directory)/changed.json")
+    let (base, changed) = ("\(directory)/base.summary.json", "\(directory)/changed.summary.json")
+    let trace = tracePath("open-close.jsonl")
+    #expect(CreaseRun("replay", trace, "-o", "/dev/null", "--summary-json", base).status == .success)
+    #expect(
+      CreaseRun("replay", "-c", "\(directory)/changed.json", trace, "-o", "/dev/null", "--summary-json", changed)
+        .status == .success)
+    for (old, new) in [(base, changed), (changed, base)] where !(row.hasSuffix("removed") && old == changed) {
+      let gate = CreaseRun("compare", old, new)
+      #expect(gate.status == .failure, "\(gate.output)")
+      #expect(gate.output.hasSuffix("compare: REGRESSED past 5.0 %: hinge.threshold\n"), "\(gate.output)")
+      #expect(!gate.output.contains("improved"))
+      #expect(gate.output.split(separator: "\n").contains { $0.hasPrefix(row) }, "\(gate.output)")
+      let json = try #require(
+        try JSONSerialization.jsonObject(with: Data(CreaseRun("compare", old, new, "-f", "json").output.utf8))
+          as? [String: Any])
+      #expect(json["regressed"] as? Bool == true)
+      let allowed = CreaseRun("compare", old, new, allowance)
+      #expect(allowed.status == .success, "\(allowed.output)")
+      #expect(allowed.output.hasSuffix("compare: no cue kind regressed past 5.0 %\n"))
+    }
+  }
+
   @Test("runs of different traces are refused unless --any-traces; a new cue kind is a regression")
   func differentTraces() throws {
     let directory = temporaryDirectory()

@@ -37,7 +37,7 @@ extension FleetComparison {
 
   /// Aligned columns for people, with the verdict line last.
   public var text: String {
-    let regressions = rows.filter { $0.verdict == .regressed || $0.verdict == .added }.map(\.name)
+    let regressions = failures
     let percent = String(fixed: threshold * 100, decimals: 1)
     return "base: \(Provenance.describe(provenance.base))\nnew:  \(Provenance.describe(provenance.new))\n"
       + table.text

@@ -4,24 +4,41 @@ import CreaseIO
 /// Two runs side by side (`crease compare BASE NEW`): per cue kind the count and p50, p90, p99
 /// and largest latency of each, and a verdict past a threshold, like a benchmark gate.
 ///
-/// A kind regresses when a latency percentile or its count grew by more than the threshold
-/// (more cues of a kind is more flicker: status commits, gaps, masks), improves when one
-/// shrank by more and none grew, and is unchanged otherwise. A kind only the new run has is
-/// `added` and counts as a regression (behaviour that was not there); one only the base has is
-/// `removed`.
+/// A kind's latency regresses when a percentile grew by more than the threshold, improves when
+/// one shrank by more and none grew, and is unchanged otherwise. Its count has a verdict of its
+/// own: a count that moved past the threshold either way is `countChanged` (more cues is more
+/// flicker; fewer may be cues a change stopped making). A kind only the new run has is `added`,
+/// one only the base has `removed`. The gate (``regressed``) fails on a latency regression, an
+/// added kind, and, unless its ``Policy`` accepts them, a count change or a removed kind.
 public struct FleetComparison: Sendable {
   /// What became of a cue kind.
   public enum Verdict: String, Sendable {
-    /// A count or latency shrank past the threshold, and none grew past it.
+    /// A latency shrank past the threshold, none grew past it, and the count held.
     case improved
-    /// A count or latency grew past the threshold.
+    /// A latency grew past the threshold.
     case regressed
+    /// The count moved past the threshold, either way, and no latency grew past it.
+    case countChanged
     /// Nothing changed past the threshold.
     case unchanged
-    /// Only the new run has cues of the kind: a regression.
+    /// Only the new run has cues of the kind.
     case added
     /// Only the base run has cues of the kind.
     case removed
+  }
+
+  /// What the gate accepts besides unchanged and improved kinds.
+  public struct Policy: Hashable, Sendable {
+    /// Whether a count that moved past the threshold passes (`--allow-count-change`).
+    public var allowsCountChange: Bool
+    /// Whether a kind the new run no longer has passes (`--allow-removed`).
+    public var allowsRemoved: Bool
+
+    /// A gate that accepts what is given; by default a count change or a removed kind fails it.
+    public init(allowsCountChange: Bool = false, allowsRemoved: Bool = false) {
+      self.allowsCountChange = allowsCountChange
+      self.allowsRemoved = allowsRemoved
+    }
   }
 
   /// A kind's figures in one run.
@@ -59,10 +76,13 @@ public struct FleetComparison: Sendable {
   public let threshold: Double
   /// What made each run: the crease version and configuration of the base and of the new run.
   public let provenance: (base: Provenance?, new: Provenance?)
+  /// What the gate accepts.
+  public let policy: Policy
 
-  /// `base` and `new` compared kind by kind.
-  public init(base: FleetReport, new: FleetReport, threshold: Double) {
+  /// `base` and `new` compared kind by kind, judged under `policy`.
+  public init(base: FleetReport, new: FleetReport, threshold: Double, policy: Policy = Policy()) {
     self.threshold = threshold
+    self.policy = policy
     provenance = (base.provenance, new.provenance)
     rows = Set(base.kinds.keys).union(new.kinds.keys).sorted().map { name in
       let before = base.kinds[name].map(Figures.init)
@@ -87,8 +107,21 @@ public struct FleetComparison: Sendable {
     return Array(Set(unmatched)).sorted()
   }
 
-  /// Whether any row regressed (or was added): the gate's failure.
-  public var regressed: Bool { rows.contains { $0.verdict == .regressed || $0.verdict == .added } }
+  /// Whether `row` fails the gate under ``policy``.
+  public func fails(_ row: Row) -> Bool {
+    switch row.verdict {
+    case .regressed, .added: true
+    case .countChanged: !policy.allowsCountChange
+    case .removed: !policy.allowsRemoved
+    case .improved, .unchanged: false
+    }
+  }
+
+  /// The names of the kinds that fail the gate, in row order.
+  public var failures: [String] { rows.filter(fails).map(\.name) }
+
+  /// Whether any row fails the gate.
+  public var regressed: Bool { rows.contains(where: fails) }
 
   /// The relative change from `base` to `new`; 0 when both are 0, infinite from 0 to more.
   public static func change(_ base: Double, _ new: Double) -> Double {
@@ -99,11 +132,10 @@ public struct FleetComparison: Sendable {
   private static func verdict(_ base: Figures?, _ new: Figures?, _ threshold: Double) -> Verdict {
     guard let base else { return .added }
     guard let new else { return .removed }
-    let changes =
-      [change(Double(base.count), Double(new.count))]
-      + zip(base.latencies, new.latencies).map { change(Double($0.rawValue), Double($1.rawValue)) }
-    if changes.contains(where: { $0 > threshold }) { return .regressed }
-    if changes.contains(where: { $0 < -threshold }) { return .improved }
+    let latencyChanges = zip(base.latencies, new.latencies).map { change(Double($0.rawValue), Double($1.rawValue)) }
+    if latencyChanges.contains(where: { $0 > threshold }) { return .regressed }
+    if abs(change(Double(base.count), Double(new.count))) > threshold { return .countChanged }
+    if latencyChanges.contains(where: { $0 < -threshold }) { return .improved }
     return .unchanged
   }
 }

@@ -39,7 +39,7 @@ public enum HTMLReport {
   /// runs' latency distributions over each other.
   public static func page(_ comparison: FleetComparison, base: FleetReport, new: FleetReport) -> String {
     let bounds = Bounds(new.provenance)
-    let regressed = comparison.rows.filter { $0.verdict == .regressed || $0.verdict == .added }.map(\.name)
+    let regressed = comparison.failures
     var body = "<h1>Crease comparison</h1>\n"
     body += paragraph("Base: \(Provenance.describe(comparison.provenance.base)).")
     body += paragraph("New: \(Provenance.describe(comparison.provenance.new)).")
@@ -50,7 +50,8 @@ public enum HTMLReport {
       : "<p class=\"verdict regressed\">Regressed past \(percent) %: \(HTMLText.escaped(regressed.joined(separator: ", "))).</p>\n"
     body +=
       "<div class=\"wide\">"
-      + comparison.table.html(id: "comparison", rowClasses: comparison.rows.map(\.verdict.rawValue))
+      + comparison.table.html(
+        id: "comparison", rowClasses: comparison.rows.map { comparison.fails($0) ? "regressed" : $0.verdict.rawValue })
       + "</div>\n"
     body += charts(
       comparison.rows.map { row in
