@@ -46,6 +46,23 @@ struct CompareTests {
     #expect(status.contains("regressed") && status.contains("+66.7"))
     #expect(
       worse.output.hasSuffix("compare: REGRESSED past 5.0 %: hinge.settled, hinge.status, regions.changed\n"))
+    // What changed, key by key, in text, Markdown, HTML and JSON.
+    let changed = "hinge.statusDebounceMs 30.0 → 50.0, hinge.statusMaxWaitMs 100.0 → 150.0"
+    #expect(worse.output.split(separator: "\n")[2] == "configuration changed: \(changed)", "\(worse.output)")
+    #expect(
+      CreaseRun("compare", fast, defaults, "-f", "markdown").output.hasPrefix(
+        "Configuration changed: \(changed)\n\n| cue |"))
+    let page = "\(directory)/compare.html"
+    _ = CreaseRun("compare", fast, defaults, "--html", page)
+    #expect(contents(of: page)?.contains("<p>Configuration changed: \(changed).</p>") == true)
+    let json = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(CreaseRun("compare", fast, defaults, "-f", "json").output.utf8))
+        as? [String: Any])
+    let changes = try #require(json["configurationChanges"] as? [[String: Any]])
+    #expect(changes.map { $0["key"] as? String } == ["hinge.statusDebounceMs", "hinge.statusMaxWaitMs"])
+    #expect(changes.first?["base"] as? String == "30.0" && changes.first?["new"] as? String == "50.0")
+    #expect(!CreaseRun("compare", fast, fast).output.contains("configuration changed"))
     let better = CreaseRun("compare", defaults, fast)
     #expect(better.status == .success)
     #expect(better.output.contains("improved"))
@@ -71,8 +88,10 @@ struct CompareTests {
     let trace = tracePath("open-close.jsonl")
     #expect(CreaseRun("replay", trace, "-o", "/dev/null", "--summary-json", base).status == .success)
     #expect(
-      CreaseRun("replay", "-c", "\(directory)/changed.json", trace, "-o", "/dev/null", "--summary-json", changed)
-        .status == .success)
+      CreaseRun(
+        "replay", "-c", "\(directory)/changed.json", trace, "-o", "/dev/null", "--summary-json", changed
+      )
+      .status == .success)
     for (old, new) in [(base, changed), (changed, base)] where !(row.hasSuffix("removed") && old == changed) {
       let gate = CreaseRun("compare", old, new)
       #expect(gate.status == .failure, "\(gate.output)")
@@ -121,7 +140,11 @@ struct CompareTests {
     #expect(csv.count == kinds.count + 1)
     #expect(csv.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 17 })
     #expect(csv[0].hasPrefix("cue,verdict,base count,new count"))
-    let markdown = CreaseRun("compare", defaults, fast, "-f", "markdown").output.split(separator: "\n")
+    // After the line naming the configuration changes.
+    let markdown = Array(
+      CreaseRun("compare", defaults, fast, "-f", "markdown").output.split(separator: "\n").drop {
+        !$0.hasPrefix("|")
+      })
     #expect(markdown.count == kinds.count + 2)
     #expect(markdown[1].hasPrefix("| --- | --- | ---: |"))
     let statusRow = try #require(csv.first { $0.hasPrefix("hinge.status,") })

@@ -42,10 +42,10 @@ enum TableFormat: String, CaseIterable {
   }
 
   /// Writes the rendering `arguments` ask for: `text` for people (the table and whatever it
-  /// says after it), `table` as CSV or Markdown, or `json`.
+  /// says after it), `table` as CSV, `markdown` (the table's own unless given), or `json`.
   static func write(
     _ arguments: ParsedArguments, streams: StandardStreams, text: String, table: TextTable,
-    json: JSONDocument,
+    markdown: String? = nil, json: JSONDocument,
     html: () -> String
   ) throws {
     let format = try arguments.choice(option, of: TableFormat.self) ?? .text
@@ -59,7 +59,7 @@ enum TableFormat: String, CaseIterable {
     case .text: try target.sink.write(text)
     case .json: try target.sink.write(json.bytes)
     case .csv: try target.sink.write(table.csv)
-    case .markdown: try target.sink.write(table.markdown)
+    case .markdown: try target.sink.write(markdown ?? table.markdown)
     }
     try target.commit()
   }

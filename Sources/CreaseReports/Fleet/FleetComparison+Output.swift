@@ -40,10 +40,23 @@ extension FleetComparison {
     let regressions = failures
     let percent = String(fixed: threshold * 100, decimals: 1)
     return "base: \(Provenance.describe(provenance.base))\nnew:  \(Provenance.describe(provenance.new))\n"
+      + (changedSettings.map { "configuration changed: \($0.escapingControlCharacters)\n" } ?? "")
       + table.text
       + (regressions.isEmpty
         ? "compare: no cue kind regressed past \(percent) %\n"
         : "compare: REGRESSED past \(percent) %: \(regressions.joined(separator: ", ").escapingControlCharacters)\n")
+  }
+
+  /// The configuration changes on one line (`hinge.statusDebounceMs 50 → 80, …`); `nil` when
+  /// both runs had the same configuration.
+  public var changedSettings: String? {
+    configurationChanges.isEmpty ? nil : configurationChanges.map(\.description).joined(separator: ", ")
+  }
+
+  /// The table as Markdown, after a line naming the configuration changes when there are any.
+  public var markdown: String {
+    (changedSettings.map { "Configuration changed: \($0.escapingControlCharacters)\n\n" } ?? "")
+      + table.markdown
   }
 
   /// The comparison as JSON: the threshold, whether anything regressed, and per cue kind the
@@ -60,6 +73,15 @@ extension FleetComparison {
     return .object([
       .init(
         "provenance", .object([.init("base", made(provenance.base)), .init("new", made(provenance.new))])),
+      .init(
+        "configurationChanges",
+        .array(
+          configurationChanges.map { change in
+            .object([
+              .init("key", .string(change.key)), .init("base", .optional(change.base) { .string($0) }),
+              .init("new", .optional(change.new) { .string($0) }),
+            ])
+          })),
       .init("threshold", .decimal(threshold)),
       .init("regressed", .bool(regressed)),
       .init(

@@ -78,12 +78,15 @@ public struct FleetComparison: Sendable {
   public let provenance: (base: Provenance?, new: Provenance?)
   /// What the gate accepts.
   public let policy: Policy
+  /// The configuration values that differ from the base run to the new, key by key.
+  public let configurationChanges: [Provenance.ConfigurationChange]
 
   /// `base` and `new` compared kind by kind, judged under `policy`.
   public init(base: FleetReport, new: FleetReport, threshold: Double, policy: Policy = Policy()) {
     self.threshold = threshold
     self.policy = policy
     provenance = (base.provenance, new.provenance)
+    configurationChanges = Provenance.configurationChanges(from: base.provenance, to: new.provenance)
     rows = Set(base.kinds.keys).union(new.kinds.keys).sorted().map { name in
       let before = base.kinds[name].map(Figures.init)
       let after = new.kinds[name].map(Figures.init)
@@ -132,7 +135,9 @@ public struct FleetComparison: Sendable {
   private static func verdict(_ base: Figures?, _ new: Figures?, _ threshold: Double) -> Verdict {
     guard let base else { return .added }
     guard let new else { return .removed }
-    let latencyChanges = zip(base.latencies, new.latencies).map { change(Double($0.rawValue), Double($1.rawValue)) }
+    let latencyChanges = zip(base.latencies, new.latencies).map {
+      change(Double($0.rawValue), Double($1.rawValue))
+    }
     if latencyChanges.contains(where: { $0 > threshold }) { return .regressed }
     if abs(change(Double(base.count), Double(new.count))) > threshold { return .countChanged }
     if latencyChanges.contains(where: { $0 < -threshold }) { return .improved }

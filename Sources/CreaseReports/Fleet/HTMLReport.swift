@@ -43,6 +43,7 @@ public enum HTMLReport {
     var body = "<h1>Crease comparison</h1>\n"
     body += paragraph("Base: \(Provenance.describe(comparison.provenance.base)).")
     body += paragraph("New: \(Provenance.describe(comparison.provenance.new)).")
+    if let changes = comparison.changedSettings { body += paragraph("Configuration changed: \(changes).") }
     let percent = String(fixed: comparison.threshold * 100, decimals: 1)
     body +=
       regressed.isEmpty
@@ -51,7 +52,8 @@ public enum HTMLReport {
     body +=
       "<div class=\"wide\">"
       + comparison.table.html(
-        id: "comparison", rowClasses: comparison.rows.map { comparison.fails($0) ? "regressed" : $0.verdict.rawValue })
+        id: "comparison",
+        rowClasses: comparison.rows.map { comparison.fails($0) ? "regressed" : $0.verdict.rawValue })
       + "</div>\n"
     body += charts(
       comparison.rows.map { row in

@@ -33,7 +33,8 @@ enum CompareCommand: Subcommand {
       .init("new", help: "The run to judge: a summary or report file."),
     ],
     options: [
-      thresholdOption, allowCountChangeOption, allowRemovedOption, TableFormat.option, TableFormat.outputOption,
+      thresholdOption, allowCountChangeOption, allowRemovedOption, TableFormat.option,
+      TableFormat.outputOption,
       TableFormat.htmlOption, anyTracesOption,
     ])
 
@@ -54,10 +55,13 @@ enum CompareCommand: Subcommand {
       return .dataError
     }
     let policy = FleetComparison.Policy(
-      allowsCountChange: arguments.flag(allowCountChangeOption), allowsRemoved: arguments.flag(allowRemovedOption))
+      allowsCountChange: arguments.flag(allowCountChangeOption),
+      allowsRemoved: arguments.flag(allowRemovedOption))
     let comparison = FleetComparison(base: base, new: new, threshold: threshold, policy: policy)
     try TableFormat.write(
-      arguments, streams: streams, text: comparison.text, table: comparison.table, json: comparison.json
+      arguments, streams: streams, text: comparison.text, table: comparison.table,
+      markdown: comparison.markdown,
+      json: comparison.json
     ) { HTMLReport.page(comparison, base: base, new: new) }
     return comparison.regressed ? .failure : .success
   }
