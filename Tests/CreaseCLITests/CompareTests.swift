@@ -108,6 +108,30 @@ struct CompareTests {
     }
   }
 
+  @Test("reports: the traces that got worse are named, worst first, with what grew")
+  func worsenedTraces() throws {
+    let directory = temporaryDirectory()
+    try write(#"{"camera":{"stallFactor":1.2}}"#, to: "\(directory)/eager.json")
+    let traces = ["dropped-frames.jsonl", "open-close.jsonl", "flip-around.jsonl"].map(tracePath)
+    _ = CreaseRun(["batch", "-d", "\(directory)/base"] + traces)
+    _ = CreaseRun(["batch", "-c", "\(directory)/eager.json", "-d", "\(directory)/new"] + traces)
+    let (base, new) = ("\(directory)/base/report.json", "\(directory)/new/report.json")
+    let run = CreaseRun("compare", base, new)
+    #expect(run.status == .failure)
+    let lines = run.output.split(separator: "\n").map(String.init)
+    let start = try #require(lines.firstIndex(of: "traces that got worse, worst first:"), "\(run.output)")
+    #expect(
+      Array(lines[(start + 1)...].prefix(2)) == [
+        "  \(traces[0]): stalls 1 → 4", "  \(traces[2]): stalls 0 → 1",
+      ], "\(run.output)")
+    #expect(!run.output.contains("open-close.jsonl:"), "an unchanged trace is not named")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(CreaseRun("compare", base, new, "-f", "json").output.utf8))
+        as? [String: Any])
+    #expect((json["worsenedTraces"] as? [String])?.first == "\(traces[0]): stalls 1 → 4")
+    #expect(!CreaseRun("compare", base, base).output.contains("traces that got worse"))
+  }
+
   @Test("runs of different traces are refused unless --any-traces; a new cue kind is a regression")
   func differentTraces() throws {
     let directory = temporaryDirectory()

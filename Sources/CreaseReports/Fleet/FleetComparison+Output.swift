@@ -42,6 +42,8 @@ extension FleetComparison {
     return "base: \(Provenance.describe(provenance.base))\nnew:  \(Provenance.describe(provenance.new))\n"
       + (changedSettings.map { "configuration changed: \($0.escapingControlCharacters)\n" } ?? "")
       + table.text
+      + (worsened.isEmpty
+        ? "" : "traces that got worse, worst first:\n" + worsened.map { "  \($0.description)\n" }.joined())
       + (regressions.isEmpty
         ? "compare: no cue kind regressed past \(percent) %\n"
         : "compare: REGRESSED past \(percent) %: \(regressions.joined(separator: ", ").escapingControlCharacters)\n")
@@ -83,6 +85,7 @@ extension FleetComparison {
             ])
           })),
       .init("threshold", .decimal(threshold)),
+      .init("worsenedTraces", .array(worsened.map { .string($0.description) })),
       .init("regressed", .bool(regressed)),
       .init(
         "cues",

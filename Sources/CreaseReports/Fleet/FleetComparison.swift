@@ -80,6 +80,8 @@ public struct FleetComparison: Sendable {
   public let policy: Policy
   /// The configuration values that differ from the base run to the new, key by key.
   public let configurationChanges: [Provenance.ConfigurationChange]
+  /// The traces both runs replayed that got worse, worst first (``worsenedTraces(_:_:threshold:)``).
+  public let worsened: [TraceChange]
 
   /// `base` and `new` compared kind by kind, judged under `policy`.
   public init(base: FleetReport, new: FleetReport, threshold: Double, policy: Policy = Policy()) {
@@ -87,6 +89,7 @@ public struct FleetComparison: Sendable {
     self.policy = policy
     provenance = (base.provenance, new.provenance)
     configurationChanges = Provenance.configurationChanges(from: base.provenance, to: new.provenance)
+    worsened = Self.worsenedTraces(base, new, threshold: threshold)
     rows = Set(base.kinds.keys).union(new.kinds.keys).sorted().map { name in
       let before = base.kinds[name].map(Figures.init)
       let after = new.kinds[name].map(Figures.init)

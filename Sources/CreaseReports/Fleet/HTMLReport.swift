@@ -49,6 +49,11 @@ public enum HTMLReport {
       regressed.isEmpty
       ? "<p class=\"verdict unchanged\">No cue kind regressed past \(percent) %.</p>\n"
       : "<p class=\"verdict regressed\">Regressed past \(percent) %: \(HTMLText.escaped(regressed.joined(separator: ", "))).</p>\n"
+    if !comparison.worsened.isEmpty {
+      body +=
+        "<p>Traces that got worse, worst first:</p>\n<ul>\n"
+        + comparison.worsened.map { "<li>\(HTMLText.escaped($0.description))</li>\n" }.joined() + "</ul>\n"
+    }
     body +=
       "<div class=\"wide\">"
       + comparison.table.html(
