@@ -14,7 +14,7 @@ import Crease
 /// order with the caller's writes. And a live source, which the caller waits on between
 /// lines, gains nothing. ``TraceReplay`` reads ahead only when neither is the case.
 ///
-/// The reading is a job on ``thread``, which other work may share (``CueWriter``).
+/// The reading is a job on `thread`, which other work may share (`CueWriter`).
 ///
 /// Memory is bounded: at most ``batchCount`` batches of ``batchSize`` items and their lines
 /// are in flight, each batch ending early at ``batchBytes`` of its source, and their
@@ -64,7 +64,7 @@ public final class ReadAheadReader: RecordReader {
   /// Wraps `reader`, which must not be read otherwise from now on. Reading starts with the
   /// first ``next()``, so `collectsUnknownKeys` may still be set before.
   ///
-  /// Without `keepingLines`, no line is handed over (``line`` is `nil`): for a caller that
+  /// Without `keepingLines`, no line is handed over (`line` is `nil`): for a caller that
   /// never copies one, so the reading thread does not copy each line for it. A replay copies
   /// lines only to a late output (with a rejects output, it does not read ahead at all).
   public init(_ reader: any RecordReader, keepingLines: Bool = true) {
