@@ -78,6 +78,18 @@ struct ShellIntegrationTests {
     #expect(CreaseRun("completions", "fish").output.contains("-s f -l format -r -a 'jsonl text chrome'"))
   }
 
+  @Test(
+    "replay's and synth's help and the manual page say -o takes a socket", arguments: ["replay", "synth"])
+  func socketOutputsDocumented(command: String) {
+    let sockets = "(tcp://HOST:PORT, udp://HOST:PORT, unix:PATH)"
+    // The help wraps its lines: words are compared, not line breaks.
+    let help = CreaseRun("help", command).output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(help.contains("a socket \(sockets)"), "crease help \(command)")
+    let page = CreaseRun("help", "--man").output
+    let section = page.components(separatedBy: ".SS crease \(command)\n").dropFirst().first ?? ""
+    #expect(section.components(separatedBy: ".SS ").first?.contains("a socket \(sockets)") == true)
+  }
+
   @Test("the manual page lists every configuration key of the sample file, and examples that run")
   func manPageConfigurationAndExamples() throws {
     let page = CreaseRun("help", "--man").output

@@ -7,7 +7,10 @@ enum ReplayCommand: Subcommand {
     ["-f", "--format"], value: "format", completion: .values(CueFormat.allCases.map(\.rawValue)),
     help: "Cue format: jsonl (default), text or chrome.")
   static let outputOption = CommandDescription.Option(
-    ["-o", "--output"], value: "file", help: "Write cues to a file instead of standard output.")
+    ["-o", "--output"], value: "file",
+    help:
+      "Write cues to a file or a socket (tcp://HOST:PORT, udp://HOST:PORT, unix:PATH) instead of standard output."
+  )
   static let summaryOption = CommandDescription.Option(
     ["--summary"], help: "Print line counts and cue latencies on standard error.")
   static let summaryJSONOption = CommandDescription.Option(

@@ -23,7 +23,9 @@ enum SynthCommand: Subcommand {
   static let hingeRateOption = CommandDescription.Option(
     ["--hinge-hz"], value: "n", help: "Mean hinge delivery rate, up to 1000 (default 60).")
   static let outputOption = CommandDescription.Option(
-    ["-o", "--output"], value: "file", help: "Write to a file instead of standard output.")
+    ["-o", "--output"], value: "file",
+    help:
+      "Write to a file or a socket (tcp://HOST:PORT, udp://HOST:PORT, unix:PATH) instead of standard output.")
   static let scenarioOption = CommandDescription.Option(
     ["--scenario"], value: "file",
     help: "Play a scenario file instead of a built-in (see 'crease scenarios --json').")
