@@ -49,6 +49,13 @@ struct EventModelTests {
     #expect(set.contains(.backWide))
     #expect(!set.contains(.outerFront))
     #expect(MemoryLayout<CameraSet>.size == 1)
+    // Written as an app writes a direction update: cameras in an array literal.
+    let update = DirectionUpdate(toward: [.outerFront], away: [.innerFront, .backWide])
+    #expect(update.toward.cameras == [.outerFront] && update.away.cameras == [.innerFront, .backWide])
+    let every: CameraSet = [
+      .outerFront, .innerFront, .virtualFront, .backWide, .backUltraWide, .backTelephoto,
+    ]
+    #expect(every.cameras == Camera.allCases)
   }
 
   @Test("every enum round-trips through its trace name")
