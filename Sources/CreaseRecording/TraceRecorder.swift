@@ -143,3 +143,6 @@ extension TraceRecorder.Failure: CustomStringConvertible {
     }
   }
 }
+
+/// Failures compare equal where their sink's do, so an app's test can expect a given one.
+extension TraceRecorder.Failure: Equatable where Sink.Failure: Equatable {}

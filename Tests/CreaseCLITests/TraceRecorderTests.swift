@@ -219,6 +219,9 @@ struct TraceRecorderRefusalTests {
     }
     #expect(full == FillingSink.Full(lineBytes: markBytes))
     #expect(recorder.sink.bytes == headerBytes + markBytes)
+    // Failures compare as a whole where the sink's failure does, as an app's test expects one.
+    #expect(failure == .sink(FillingSink.Full(lineBytes: markBytes)))
+    #expect(failure != .sink(FillingSink.Full(lineBytes: markBytes + 1)))
   }
 
   @Test(
