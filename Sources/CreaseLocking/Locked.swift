@@ -1,5 +1,9 @@
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl  // static Linux SDK
+#elseif canImport(Android)
+  import Android
 #elseif canImport(Darwin)
   import Darwin
 #endif
