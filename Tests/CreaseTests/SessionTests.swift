@@ -25,6 +25,24 @@ struct SessionTests {
     #expect(session.now == .milliseconds(150))
   }
 
+  @Test("what the accessory still misses is known after each change, not only when eligibility flips")
+  func missingAccessoryConditions() throws {
+    var session = try CreaseSession(reorderWindow: .zero)
+    let all: AccessoryConditions = [.foreground, .session, .preview, .open, .innerFullScreen]
+    #expect(session.missingAccessoryConditions == all)
+    try session.app(.foreground, at: .milliseconds(1))
+    #expect(session.missingAccessoryConditions == all.subtracting(.foreground))
+    try session.session(running: true, previewVisible: true, at: .milliseconds(2))
+    // No accessory.eligible cue came since the first (eligibility never flipped), yet the
+    // conditions met so far are known.
+    #expect(session.missingAccessoryConditions == [.open, .innerFullScreen])
+    try session.display(.inner, fullScreen: true, at: .milliseconds(3))
+    #expect(session.missingAccessoryConditions == [.open])
+    var cues: [Cue] = []
+    session.drainCues { cues.append($0) }
+    #expect(cues.filter { $0.kind.tag == .accessoryEligible }.count == 1)
+  }
+
   @Test("a session refuses events before its time and a bad configuration")
   func refusals() throws {
     var session = try CreaseSession(reorderWindow: .zero)

@@ -37,6 +37,9 @@ struct CameraStage: Sendable {
 
   init(configuration: CameraConfiguration) { self.configuration = configuration }
 
+  /// The accessory's conditions not met now (SPEC 4.9).
+  var missingAccessoryConditions: AccessoryConditions { accessory.missing }
+
   /// The nominal frame duration of `stream` as the stage knows it now, if it does.
   func nominalFrameDuration(of stream: StreamName) -> FrameDuration? {
     streamIndices[stream].flatMap { streams[$0].gaps.nominal }

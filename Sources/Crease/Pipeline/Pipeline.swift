@@ -65,6 +65,12 @@ public struct Pipeline: EventProcessor, Sendable {
   /// Closes what is open at the end of the input (the camera stage's held gaps).
   public mutating func finish(context: inout ProcessingContext<TimerTag>) { camera.finish(context: &context) }
 
+  /// The camera capture accessory's conditions not met now (SPEC 4.9), as of the events taken
+  /// so far: `accessory.eligible` says only when eligibility flips, this says what is missing
+  /// whenever it is asked.
+  /// - Complexity: O(1).
+  public var missingAccessoryConditions: AccessoryConditions { camera.missingAccessoryConditions }
+
   /// The nominal frame duration of `stream` as the camera stage knows it now: declared, estimated
   /// or changed with the rate (SPEC 4.6); `nil` while there are too few frames for an estimate.
   public func nominalFrameDuration(of stream: StreamName) -> FrameDuration? {

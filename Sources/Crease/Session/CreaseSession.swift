@@ -97,6 +97,13 @@ public struct CreaseSession: EventSending, Sendable {
   /// The trace time the session has reached.
   public var now: Nanoseconds { engine.now }
 
+  /// The camera capture accessory's conditions not met now, as of the events the session has
+  /// processed (SPEC 4.9): for a screen that shows what is missing after each change, where
+  /// `accessory.eligible` speaks only when eligibility flips. An event still in the reorder
+  /// window is not processed yet.
+  /// - Complexity: O(1).
+  public var missingAccessoryConditions: AccessoryConditions { engine.processor.missingAccessoryConditions }
+
   /// The most `cue` may lag the input it reflects (`t - since`) under the configuration: its
   /// stage's bound (SPEC 5), `nil` where none applies. A cue is delivered up to
   /// ``reorderWindow`` after its `t`.
