@@ -148,6 +148,32 @@ struct SessionTests {
     #expect(reported.refusals == [RefusedEvent(event: events[1], reason: .late(behind: .milliseconds(100)))])
   }
 
+  /// A screen's model, as an app writes one: main-actor state, no lock.
+  @MainActor final class ScreenModel {
+    var refusals: [RefusedEvent] = []
+    var labels: [String] = []
+
+    func follow(_ events: [Event]) async throws {
+      for try await cue in AsyncEvents(events: events).cues(
+        onRefusal: .skipOnMainActor { self.refusals.append($0) })
+      {
+        if case .mark(let label) = cue.kind { labels.append(label) }
+      }
+    }
+  }
+
+  @Test("a main-actor model keeps the refusals in its own state")
+  @MainActor func mainActorRefusals() async throws {
+    let events = [
+      Event(t: .milliseconds(100), .mark(label: "a")), Event(t: 0, .mark(label: "late")),
+      Event(t: .milliseconds(200), .mark(label: "b")),
+    ]
+    let model = ScreenModel()
+    try await model.follow(events)
+    #expect(model.labels == ["a", "b"])
+    #expect(model.refusals == [RefusedEvent(event: events[1], reason: .late(behind: .milliseconds(100)))])
+  }
+
   /// Refusals a skipping policy reported, from whatever isolation it was called in.
   final class Reported: Sendable {
     private let state = Locked<[RefusedEvent]>([])

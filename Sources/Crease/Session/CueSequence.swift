@@ -98,6 +98,8 @@ where Base.Element == Event, C.Duration == Duration {
               throw .refused(refusal)
             case .skip(let report):
               report(refusal)
+            case .skipOnMainActor(let report):
+              await MainActor.run { report(refusal) }
             }
           }
           if let arrival, t > (latest?.t ?? .min) { latest = (t, arrival) }
@@ -132,6 +134,10 @@ public enum RefusalPolicy: Sendable {
   case end
   /// `report` is called with the refusal, and the iteration goes on with the next event.
   case skip(report: @Sendable (RefusedEvent) -> Void)
+  /// `report` is called on the main actor with the refusal, before the iteration goes on: a
+  /// `@MainActor` model keeps its refusals in its own state,
+  /// `.skipOnMainActor { self.refusals.append($0) }`, with no lock and no hop of its own.
+  case skipOnMainActor(report: @MainActor @Sendable (RefusedEvent) -> Void)
 }
 
 /// Why the cues of an asynchronous sequence ended early.
