@@ -7,11 +7,13 @@ extension FleetComparison {
   public struct TraceChange: Sendable {
     /// The trace's name in the new run.
     public var name: String
-    /// Its row in each run.
+    /// Its row in the base run.
     public var base: FleetReport.Trace
+    /// Its row in the new run.
     public var new: FleetReport.Trace
 
-    /// Each figure that grew, as `gaps 1 → 3`, worst first as ``worseThan(_:)`` ranks them.
+    /// The trace and each figure that grew, as `gaps 1 → 3`: cues over bound, gaps, stalls,
+    /// stale frames, then the step its closest kind took toward its bound.
     public var description: String {
       var parts: [String] = []
       for (label, before, after) in counts where after > before {
