@@ -35,7 +35,9 @@ public enum RecordingImport {
 ///
 /// Tracks one after another, merged by `t` as a stable sort would (a frame at the same `t` as
 /// another track's comes after it when its track comes later), since each track's `t` never
-/// goes back.
+/// goes back. A track that ends while another goes on gets a `streamEnd` at its last frame's
+/// `t`, right after that frame: its end is where the recording of it stopped, not a stall. The
+/// track that ends last gets none: the end of the trace ends it.
 public struct ImportedFrames: Sequence, Sendable {
   /// One stream's times.
   struct Track: Sendable {
@@ -81,6 +83,8 @@ public struct ImportedFrames: Sequence, Sendable {
     private var latest: [Nanoseconds]
     /// Tracks with a frame left, ordered by their next frame's `t` and then their place.
     private var heap: [(t: Nanoseconds, track: Int)] = []
+    /// The end of a track whose last frame was just taken while others have frames left.
+    private var endedTrack: Event?
 
     init(_ frames: ImportedFrames) {
       self.frames = frames
@@ -98,6 +102,7 @@ public struct ImportedFrames: Sequence, Sendable {
     }
 
     public mutating func next() -> Event? {
+      if let ended = endedTrack.take() { return ended }
       guard let (t, track) = heap.first else { return nil }
       let pts = frames.tracks[track].pts(cursors[track])
       latest[track] = t
@@ -108,7 +113,10 @@ public struct ImportedFrames: Sequence, Sendable {
       } else {
         heap[0] = heap[heap.count - 1]
         heap.removeLast()
-        if !heap.isEmpty { siftDown(0) }
+        if !heap.isEmpty {
+          siftDown(0)
+          endedTrack = Event(t: t, .streamEnd(stream: frames.tracks[track].stream))
+        }
       }
       return Event(t: t, .frame(Frame(stream: frames.tracks[track].stream, pts: pts, camera: frames.camera)))
     }

@@ -57,6 +57,7 @@ public enum TraceEncoder {
     case .frame(let frame): return fixed + text(frame.stream.rawValue) + pts + key
     case .drop(let drop): return fixed + text(drop.stream.rawValue) + pts + key
     case .input(let stream, _): return fixed + text(stream.rawValue) + key
+    case .streamEnd(let stream): return fixed + text(stream.rawValue)
     case .direction(let update):
       var capacity = fixed + text(update.view.rawValue) + 2 * key
       update.toward.union(update.away).forEachCamera { capacity += 2 * text($0.name) }
@@ -89,6 +90,8 @@ public enum TraceEncoder {
     case .input(let stream, let camera):
       field(#","stream":"#, text: stream.rawValue, &writer)
       field(#","camera":"#, text: camera.name, &writer)
+    case .streamEnd(let stream):
+      field(#","stream":"#, text: stream.rawValue, &writer)
     case .direction(let update):
       field(#","view":"#, text: update.view.rawValue, &writer)
       cameras(#","toward":["#, update.toward, innerFrontFirst: update.innerFrontListedFirst, &writer)

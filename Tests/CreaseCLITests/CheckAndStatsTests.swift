@@ -29,17 +29,18 @@ struct CheckAndStatsTests {
     let run = CreaseRun("check", tracePath("every-kind.jsonl"))
     #expect(run.status == .success)
     #expect(
-      run.output.hasSuffix("every-kind.jsonl: ok: 22 line(s), 22 processed, 0 rejected, 0 late, 0 blank\n"))
+      run.output.hasSuffix("every-kind.jsonl: ok: 23 line(s), 23 processed, 0 rejected, 0 late, 0 blank\n"))
   }
 
   @Test("stats counts kinds and frames per stream")
   func stats() {
     let run = CreaseRun("stats", tracePath("every-kind.jsonl"))
     #expect(run.status == .success)
-    #expect(run.output.contains("lines: 22 (22 processed, 0 rejected, 0 late, 0 blank)"))
+    #expect(run.output.contains("lines: 23 (23 processed, 0 rejected, 0 late, 0 blank)"))
     #expect(run.output.contains("duration: 0.500 s"))
     #expect(run.output.contains("  frame: 3 (6.0/s)"))
     #expect(run.output.contains("  hinge: 4 (8.0/s)"))
+    #expect(run.output.contains("  streamEnd: 1 (2.0/s)"))
     #expect(run.output.contains("hinge angle: 0.0° to 178.5°"))
     #expect(
       run.output.contains(

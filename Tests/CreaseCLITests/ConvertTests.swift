@@ -19,7 +19,17 @@ struct ConvertTests {
     let directory = temporaryDirectory()
     let convert = CreaseRun(
       "convert", tracePath("\(name).jsonl"), "-o", "\(directory)/t.crtrace", "--binary-version", "\(version)")
-    #expect(convert.status == .success)
+    if version == 1 && name == "every-kind" {
+      // Its streamEnd came with version 2: refused where it is, the rest written (it follows a
+      // session stop, so the cues are the same without it).
+      #expect(convert.status == .dataError)
+      #expect(
+        convert.error.contains(
+          "every-kind.jsonl:21:1: error: cannot be written in binary version 1: a streamEnd event"),
+        "\(convert.error)")
+    } else {
+      #expect(convert.status == .success)
+    }
     let binary = CreaseRun("replay", "\(directory)/t.crtrace")
     #expect(binary.status == .success)
     #expect(binary.output == contents(of: tracePath("\(name).cues.jsonl")))

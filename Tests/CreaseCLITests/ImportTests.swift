@@ -30,12 +30,14 @@ struct ImportTests {
     var discarded: Bool
   }
 
-  /// The first video stream's packets as ffprobe reads them, in presentation order.
-  static func packets(_ path: String) throws -> [Packet] {
+  /// A video stream's packets (the first unless told) as ffprobe reads them, in presentation
+  /// order.
+  static func packets(_ path: String, videoStream: Int = 0) throws -> [Packet] {
     let run = try runProcess(
       "/usr/bin/ffprobe",
       [
-        "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,pos,size,flags", "-of",
+        "-v", "error", "-select_streams", "v:\(videoStream)", "-show_entries", "packet=pts,pos,size,flags",
+        "-of",
         "csv=p=0",
         path,
       ])
@@ -50,8 +52,8 @@ struct ImportTests {
   }
 
   /// The pts of the packets ffprobe shows (not discarded), in presentation order.
-  static func ffprobe(_ path: String) throws -> [Int64] {
-    try packets(path).filter { !$0.discarded }.map(\.pts)
+  static func ffprobe(_ path: String, videoStream: Int = 0) throws -> [Int64] {
+    try packets(path, videoStream: videoStream).filter { !$0.discarded }.map(\.pts)
   }
 
   /// Makes a movie with ffmpeg from a 30 fps test pattern; `filter` picks the frames kept.
@@ -84,6 +86,47 @@ struct ImportTests {
     #expect(try Self.frames(run.output) == Self.ffprobe(path))
     let expected = "\(repositoryRoot)/Traces/real/\(name.split(separator: ".")[0]).cues.jsonl"
     #expect(CreaseRun(["replay"], input: Array(run.output.utf8)).output == contents(of: expected))
+  }
+
+  @Test(
+    "a movie's shorter track ends with a streamEnd, not a stall, in JSON Lines and binary alike; version 1 cannot hold it"
+  )
+  func shorterTrack() throws {
+    let directory = temporaryDirectory()
+    let path = "\(directory)/two-tracks.mp4"
+    let run = try runProcess(
+      "/usr/bin/ffmpeg",
+      [
+        "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=rate=30:duration=3:size=64x64", "-f", "lavfi",
+        "-i",
+        "testsrc=rate=30:duration=1:size=64x64", "-map", "0:v", "-map", "1:v", "-c:v", "libx264", path,
+      ])
+    #expect(run.status == 0, "\(run.output)")
+    let trace = CreaseRun("import", path, "-o", "\(directory)/two.jsonl")
+    #expect(trace.status == .success, "\(trace.error)")
+    let lines = try #require(contents(of: "\(directory)/two.jsonl")).split(separator: "\n")
+    #expect(try Self.frames(lines.joined(separator: "\n")) == Self.ffprobe(path))
+    #expect(
+      try Self.frames(lines.joined(separator: "\n"), stream: "video2") == Self.ffprobe(path, videoStream: 1))
+    // The shorter track's end comes right after its last frame; the longer one's is the trace's.
+    let ends = lines.indices.filter { lines[$0].contains(#""kind":"streamEnd""#) }
+    #expect(ends.count == 1)
+    let end = try #require(ends.first)
+    #expect(lines[end].hasSuffix(#""stream":"video2"}"#))
+    #expect(lines[end - 1].contains(#""stream":"video2""#) && lines[end - 1].contains(#""kind":"frame""#))
+    let time = { (line: Substring) in line.split(separator: ",")[0].dropFirst(5) }
+    #expect(time(lines[end]) == time(lines[end - 1]))
+    let cues = CreaseRun("replay", "\(directory)/two.jsonl", "-f", "text")
+    #expect(cues.status == .success, "\(cues.error)")
+    #expect(!cues.output.contains("camera.stall"), "\(cues.output)")
+    #expect(CreaseRun("import", path, "-o", "\(directory)/two.crtrace").status == .success)
+    #expect(CreaseRun("replay", "\(directory)/two.crtrace", "-f", "text").output == cues.output)
+    let version1 = CreaseRun(
+      "convert", "\(directory)/two.jsonl", "-o", "\(directory)/v1.crtrace", "--binary-version", "1")
+    #expect(version1.status == .dataError)
+    #expect(
+      version1.error.contains(
+        "two.jsonl:\(end + 1):1: error: cannot be written in binary version 1: a streamEnd"))
   }
 
   @Test(

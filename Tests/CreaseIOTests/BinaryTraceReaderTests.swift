@@ -98,7 +98,7 @@ struct BinaryTraceReaderTests {
   /// codes just past the last kind and camera are refused. The decoders are switches written
   /// apart from the encoder's, so this is what keeps the two directions in step.
   @Test(
-    "every kind and camera reads back as written; the next codes are refused",
+    "every kind and camera reads back as written; the next codes are refused (streamEnd from version 2)",
     arguments: BinaryTraceFormat.readableVersions)
   func everyCode(version: UInt16) throws {
     var events = Camera.allCases.flatMap { camera in
@@ -123,16 +123,29 @@ struct BinaryTraceReaderTests {
       Event(t: 1, .mark(label: "m")),
       Event(t: 1, .end),
     ]
-    #expect(Set(events.map(\.payload.kind)) == Set(EventKind.allCases))
     var encoder = BinaryTraceEncoder(version: version)
+    let streamEnd = Event(t: 1, .streamEnd(stream: "video2"))
+    if version == 1 {
+      var unchanged = encoder.fileHeader
+      #expect(throws: BinaryTraceEncoder.Unwritable.self) {
+        try encoder.encode(.event(streamEnd), into: &unchanged)
+      }
+      #expect(unchanged == encoder.fileHeader, "nothing written")
+    } else {
+      events.append(streamEnd)
+    }
+    #expect(
+      Set(events.map(\.payload.kind)) == Set(EventKind.allCases).subtracting(version == 1 ? [.streamEnd] : [])
+    )
     var bytes = encoder.fileHeader
     for event in events { try encoder.encode(.event(event), into: &bytes) }
-    // A record of kind 11, then an input whose camera is 6: one past the last of each.
+    // A record of the first kind unknown, then an input whose camera is 6: one past the last of
+    // each.
     if version == 1 {
       bytes += [9, 0, 0, 0, 11] + [UInt8](repeating: 0, count: 8)
       bytes += [19, 0, 0, 0, 4] + [UInt8](repeating: 0, count: 8) + [5, 0, 0, 0] + Array("video".utf8) + [6]
     } else {
-      bytes += [2, 11, 0]  // kind 11, the same t
+      bytes += [2, 12, 0]  // kind 12, the same t
       bytes += [3, 4 | 6 << 4, 0, 1]  // camera 6 packed with kind 4, the same t, name number 1
     }
     let reader = BinaryTraceReader(source: MemorySource(bytes))
@@ -143,7 +156,7 @@ struct BinaryTraceReaderTests {
     guard case .bad(_, let kindMessage) = try reader.next(),
       case .bad(_, let cameraMessage) = try reader.next()
     else { Issue.record("the last two records are bad"); return }
-    #expect(kindMessage == "unknown record kind 11")
+    #expect(kindMessage == "unknown record kind \(version == 1 ? 11 : 12)")
     #expect(cameraMessage == "unknown camera")
   }
 
@@ -151,7 +164,7 @@ struct BinaryTraceReaderTests {
   /// last 10 after the damaged record's `t` (most of which are 5 after the first's). The message,
   /// and the last mark's `t` when reading goes on past the damage.
   static let damagedVersion2Records: [(record: [UInt8], message: String, lastTime: Int64?)] = [
-    ([2, 11, 10], "unknown record kind 11", 25),
+    ([2, 12, 10], "unknown record kind 12", 25),
     ([2, 9 | 1 << 4, 10], "unused bits set in kind byte 25", 25),
     ([3, 4, 10, 7], "name number 7 was not defined before", 25),
     ([4, 2 | 8 << 4, 10, 0, 0], "'stream' must not be empty", 25),

@@ -38,6 +38,7 @@ struct TraceEncoderTests {
     .event(Event(t: 10, .session(SessionState(running: true, previewVisible: nil)))),
     .event(Event(t: 11, .session(SessionState(running: false, previewVisible: true)))),
     .event(Event(t: 12, .mark(label: "quote \" backslash \\ newline \n tab \t é"))),
+    .event(Event(t: 13, .streamEnd(stream: "video2"))),
     .event(Event(t: .max, .end)),
     // At the longest each field can be, so a line that outgrew the bytes its encoder reserves
     // trips the debug build's check.
@@ -68,6 +69,7 @@ struct TraceEncoderTests {
             view: ViewName(rawValue: Self.escaped), toward: CameraSet(Camera.allCases),
             away: CameraSet())))),
     .event(Event(t: .max, .mark(label: Self.escaped))),
+    .event(Event(t: .max, .streamEnd(stream: StreamName(rawValue: Self.escaped)))),
   ]
 
   /// A name each of whose bytes is escaped as `\u00XX`, six bytes for one.

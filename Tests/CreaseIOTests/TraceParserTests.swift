@@ -67,7 +67,7 @@ struct TraceParserKindTests {
             ))))
   }
 
-  @Test("drop, input, direction, display, app, session, mark, end")
+  @Test("drop, input, direction, display, app, session, mark, streamEnd, end")
   func otherKinds() throws {
     #expect(
       try parse(#"{"t":2,"kind":"drop","stream":"video","pts":10,"reason":"outOfBuffers"}"#)
@@ -112,6 +112,10 @@ struct TraceParserKindTests {
         == .event(Event(t: 2, .session(SessionState(running: false, previewVisible: nil)))))
     #expect(
       try parse(#"{"t":2,"kind":"mark","label":"a \"b\""}"#) == .event(Event(t: 2, .mark(label: #"a "b""#))))
+    #expect(
+      try parse(#"{"t":8,"kind":"streamEnd","stream":"video2"}"#)
+        == .event(Event(t: 8, .streamEnd(stream: "video2"))))
+    #expect(try parse(#"{"t":8,"kind":"streamEnd"}"#) == .event(Event(t: 8, .streamEnd(stream: .video))))
     #expect(try parse(#"{"kind":"end","t":9}"#) == .event(Event(t: 9, .end)))
   }
 

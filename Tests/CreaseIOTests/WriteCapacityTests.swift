@@ -99,6 +99,7 @@ struct WriteCapacityTests {
           case .app: AppState.allCases.map { .app($0) }
           case .session: [.session(SessionState(running: false, previewVisible: false))]
           case .mark: [.mark(label: longestText)]
+          case .streamEnd: [.streamEnd(stream: longestName)]
           case .end: [.end]
           }
         events += payloads.map { Event(t: t, $0) }

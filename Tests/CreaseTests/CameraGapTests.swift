@@ -257,3 +257,53 @@ struct CameraStallTests {
       "a silence that starts when the session resumes")
   }
 }
+
+/// A stream whose recording stopped while others go on (a movie's shorter track): `streamEnd`
+/// ends its run of frames as a session stop does, for that stream alone (issue 53, item 6).
+@Suite("A stream's own end (streamEnd)")
+struct StreamEndTests {
+  @Test("a stream that ended does not stall while the trace goes on to its end")
+  func noStall() throws {
+    #expect(try FrameMarble("......").cues.tagged(.cameraStall).count == 1, "without it, a stall")
+    #expect(try FrameMarble("......e").cues.tagged(.cameraStall).isEmpty)
+  }
+
+  @Test("a gap held for confirmation is reported at the stream's end, not lost")
+  func heldGapReported() throws {
+    let gaps = try FrameMarble("...-.e").cues.tagged(.cameraGap)
+    #expect(gaps.map(\.t) == [Nanoseconds(5 * CaptureScript.duration(fps: 30) + 1_000_000)])
+  }
+
+  @Test("a frame after the stream's end starts a new run: it is not compared with the frames before")
+  func newRun() throws {
+    #expect(try FrameMarble(".......---......").cues.tagged(.cameraGap).count == 1, "without it, a gap")
+    #expect(try FrameMarble("......e---......").cues.tagged(.cameraGap).isEmpty)
+    #expect(
+      try FrameMarble("......e---......").cues.tagged(.cameraStall).count == 1,
+      "the new run stalls when it falls silent")
+  }
+
+  @Test("a session that runs again starts no silence for a stream that ended")
+  func resumeLeavesItEnded() throws {
+    #expect(try FrameMarble("......s--r").cues.tagged(.cameraStall).count == 1, "without it, a stall")
+    #expect(try FrameMarble("......es--r").cues.tagged(.cameraStall).isEmpty)
+  }
+
+  @Test("one stream's end leaves another stream's stall and gaps as they were")
+  func otherStreams() throws {
+    let second = StreamName(rawValue: "video2")
+    var script = CaptureScript()
+    script.header.nominalFrameRates[.video] = 30
+    script.header.nominalFrameRates[second] = 30
+    let duration = CaptureScript.duration(fps: 30)
+    for slot in Int64(0)..<30 {
+      let pts = PresentationTime(nanoseconds: slot * duration)
+      script.at(slot * duration, .frame(Frame(pts: pts)))
+      if slot < 10 { script.at(slot * duration, .frame(Frame(stream: second, pts: pts))) }
+    }
+    script.at(9 * duration, .streamEnd(stream: second))
+    script.at(40 * duration, .streamEnd(stream: .video))
+    let cues = try script.cues(end: 60 * duration)
+    #expect(cues.tagged(.cameraStall).map(\.kind) == [.cameraStall(stream: .video)])
+  }
+}

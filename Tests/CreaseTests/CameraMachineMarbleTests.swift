@@ -92,8 +92,8 @@ struct FrameGapsMarbleTests {
       _ = machine.frame(pts: pts, camera: nil, at: pts.nanoseconds, triggers: .init())
     }
     var stopped = machine
-    #expect(stopped.sessionStopped() != nil)
-    #expect(stopped.sessionStopped() == nil, "reported once")
+    #expect(stopped.runEnded() != nil)
+    #expect(stopped.runEnded() == nil, "reported once")
     #expect(machine.finish() != nil)
     #expect(machine.finish() == nil, "reported once")
   }
@@ -149,7 +149,8 @@ struct MaskMarbleTests {
 }
 
 /// Ticks of one nominal frame with `stallFactor` 3: `.` a frame, `s` the session stops, `r` it
-/// resumes, `-` nothing. Out: `S` a stall fires, `-` nothing. Events come before timers.
+/// resumes, `e` the stream's recording ends (`streamEnd`), `-` nothing. Out: `S` a stall fires,
+/// `-` nothing. Events come before timers.
 enum StallMarble {
   static func run(_ diagram: String) -> String {
     var machine = StallStateMachine(factor: 3)
@@ -168,6 +169,7 @@ enum StallMarble {
       case "r":
         running = true
         action = machine.resumed(at: now, nominal: nominal)
+      case "e": action = machine.streamEnded()
       default: break
       }
       switch action {
@@ -197,6 +199,18 @@ struct StallMarbleTests {
       (".s--r----", "-------S-"),
     ])
   func stall(input: String, expected: String) {
+    #expect(StallMarble.run(input) == expected)
+  }
+
+  @Test(
+    "an ended stream does not stall, not even when the session resumes, until a frame of it comes",
+    arguments: [
+      (".e-----", "-------"),
+      (".e.-----", "-----S--"),
+      (".es-r----", "---------"),
+      (".es.r----", "-------S-"),
+    ])
+  func streamEnded(input: String, expected: String) {
     #expect(StallMarble.run(input) == expected)
   }
 }

@@ -65,8 +65,8 @@ extension [Cue] {
 
 /// Marble diagrams for frames: each character is one frame slot at `fps` (pts = slot ×
 /// duration, arriving 1 ms later). `.` a frame is delivered, `-` the slot is missing with no
-/// callback, `d` the slot is dropped with a reason (`frameWasLate`), `s` the session stops and
-/// `r` it runs again (preview visible).
+/// callback, `d` the slot is dropped with a reason (`frameWasLate`), `s` the session stops,
+/// `r` it runs again (preview visible), and `e` the stream's recording ends (`streamEnd`).
 struct FrameMarble {
   var script = CaptureScript()
 
@@ -79,6 +79,7 @@ struct FrameMarble {
       case "d": script.at(t, .drop(Drop(pts: pts, reason: .frameWasLate)))
       case "s": script.at(t, .session(SessionState(running: false, previewVisible: true)))
       case "r": script.at(t, .session(SessionState(running: true, previewVisible: true)))
+      case "e": script.at(t, .streamEnd(stream: .video))
       default: break
       }
     }

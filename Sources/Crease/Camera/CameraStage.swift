@@ -96,6 +96,10 @@ struct CameraStage: Sendable {
       accessory.running = session.running
       if let visible = session.previewVisible { accessory.previewVisible = visible }
       updateAccessory(since: now, context: &context)
+    case .streamEnd(let stream):
+      guard let index = streamIndex(stream) else { return }
+      endRun(of: index, context: &context)
+      Self.apply(streams[index].stall.streamEnded(), to: index, context: &context)
     case .hinge, .mark, .end:
       break
     }
@@ -257,15 +261,20 @@ struct CameraStage: Sendable {
           context: &context)
       }
     } else {
+      // Every stop ends a run of frames, a repeated one too (SPEC 4.6), and a stopped session
+      // delivers nothing, so its silence is no stall.
       for index in streams.indices {
-        // Every stop ends a run of frames, a repeated one too (SPEC 4.6): a frame delivered while
-        // stopped is not compared with the first after the restart. A stopped session delivers
-        // nothing: a held gap is reported, and the silence is neither a stall nor a gap.
-        if let held = streams[index].gaps.sessionStopped() {
-          context.emit(since: held.since, held.cue(of: streams[index].gaps.stream))
-        }
+        endRun(of: index, context: &context)
         Self.apply(streams[index].stall.stopped(), to: index, context: &context)
       }
+    }
+  }
+
+  /// Ends a stream's run of frames (a session stop, or the stream's own end): a held gap is
+  /// reported now, and a frame delivered after it is not compared with the frames before it.
+  private mutating func endRun(of index: Int, context: inout ProcessingContext<StageTimer>) {
+    if let held = streams[index].gaps.runEnded() {
+      context.emit(since: held.since, held.cue(of: streams[index].gaps.stream))
     }
   }
 

@@ -34,6 +34,11 @@ public struct Event: Hashable, Sendable {
     case session(SessionState)
     /// An annotation, passed through as a cue.
     case mark(label: String)
+    /// This stream's recording stopped here, while others go on (a movie's shorter track): it
+    /// ends the stream's run of frames as a `session` stop does, for this stream alone, so its
+    /// silence afterwards is neither a stall nor a gap. A later frame of the stream starts a new
+    /// run.
+    case streamEnd(stream: StreamName)
     /// The recording stopped here (SPEC 4.1).
     case end
   }
@@ -56,7 +61,7 @@ extension Event.Payload {
     switch self {
     case .frame(let frame): frame.stream.rawValue.utf8.count
     case .drop(let drop): drop.stream.rawValue.utf8.count
-    case .input(let stream, _): stream.rawValue.utf8.count
+    case .input(let stream, _), .streamEnd(let stream): stream.rawValue.utf8.count
     case .direction(let update): update.view.rawValue.utf8.count
     case .mark(let label): label.utf8.count
     case .hinge, .display, .app, .session: 0

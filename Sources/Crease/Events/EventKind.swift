@@ -21,6 +21,8 @@ public enum EventKind: String, TraceNamed {
   case session
   /// An annotation (``Event/Payload/mark(label:)``).
   case mark
+  /// One stream's recording stopped (``Event/Payload/streamEnd(stream:)``).
+  case streamEnd
   /// The end of the trace (``Event/Payload/end``).
   case end
 }
@@ -38,6 +40,7 @@ extension Event.Payload {
     case .app: .app
     case .session: .session
     case .mark: .mark
+    case .streamEnd: .streamEnd
     case .end: .end
     }
   }

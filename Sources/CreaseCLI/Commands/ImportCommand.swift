@@ -25,7 +25,9 @@ enum ImportCommand: Subcommand {
       A QuickTime or MP4 movie, known by its first box whatever its name (.mov, .mp4, .m4v,
       .3gp, .qt, none), gives each video track's samples as frame events, in presentation order
       after the edit list, each pts the exact CMTime of the track's timescale; a sample the edit
-      list never shows is left out (--all-samples keeps it); fragmented movies too. A movie cut
+      list never shows is left out (--all-samples keeps it); fragmented movies too. A track that
+      ends before another gets a streamEnd after its last frame: it ended, it did not stall. A
+      movie cut
       short, as a phone that crashed while recording leaves it, gives the samples whose data the
       file holds, with one warning (--strict: exit 65). Anything else is a list of timestamps, one
       a line, in whole nanoseconds or decimal seconds ('#' starts a comment). The trace declares

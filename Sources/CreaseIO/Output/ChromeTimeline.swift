@@ -77,7 +77,7 @@ public final class ChromeTimeline {
         "hinge angle", pid: pid(source), t: event.t, key: "degrees", delivery.angle.degrees, to: &output)
     case .frame(let frame): noteStream(frame.stream, source: source)
     case .drop(let drop): noteStream(drop.stream, source: source)
-    case .input(let stream, _): noteStream(stream, source: source)
+    case .input(let stream, _), .streamEnd(let stream): noteStream(stream, source: source)
     case .app, .session, .display: stateSource = source
     case .mark(let label): pendingMarks[MarkKey(t: event.t, label: label), default: []].append(source)
     case .direction, .end: break

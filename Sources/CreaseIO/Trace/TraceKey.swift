@@ -26,6 +26,7 @@ enum TraceKey: String, CaseIterable {
     case .app: [.state]
     case .session: [.running, .previewVisible]
     case .mark: [.label]
+    case .streamEnd: [.stream]
     case .end: []
     }
   }

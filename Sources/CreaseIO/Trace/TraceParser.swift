@@ -174,6 +174,7 @@ public final class TraceParser {
     case .input:
       payload = .input(
         stream: try stream(fields), camera: try camera(try fields.required("camera"), fields, key: "camera"))
+    case .streamEnd: payload = .streamEnd(stream: try stream(fields))
     case .direction: payload = .direction(try direction(fields))
     case .display:
       let display = try fields.name(

@@ -204,10 +204,10 @@ struct FrameGapsStateMachine: Sendable {
     return action
   }
 
-  /// The session stopped (every stop, a repeated one too): the run of frames ends, and a held
-  /// gap is reported now. First deltas still awaiting an estimate are too few to judge (SPEC
-  /// 4.6): they are forgotten.
-  mutating func sessionStopped() -> Finding? {
+  /// The run of frames ended (every session stop, a repeated one too, or the stream's own end):
+  /// a held gap is reported now. First deltas still awaiting an estimate are too few to judge
+  /// (SPEC 4.6): they are forgotten.
+  mutating func runEnded() -> Finding? {
     state = .waiting
     drops.removeAll()
     fasterDelta = nil

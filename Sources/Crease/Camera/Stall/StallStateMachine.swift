@@ -1,5 +1,5 @@
 /// The stall watch of one stream (SPEC 4.6): once per silence, `stallFactor` nominal frame
-/// durations after the last frame, while the session runs.
+/// durations after the last frame, while the session runs and the stream has not ended.
 struct StallStateMachine: Sendable {
   enum Action: Equatable, Sendable {
     case none
@@ -14,6 +14,9 @@ struct StallStateMachine: Sendable {
     case watching
     /// A silence started at `since`; the timer is armed.
     case silent(since: Nanoseconds)
+    /// The stream's recording ended: no timer is armed, and a session that resumes starts no
+    /// silence for it; its next frame does.
+    case ended
   }
 
   private var state = State.watching
@@ -25,18 +28,30 @@ struct StallStateMachine: Sendable {
   /// A frame at `now` starts a new silence, if the session runs and the cadence is known.
   @inline(__always)  // into the camera stage's handling of a frame: see CameraStage.receive
   mutating func frame(at now: Nanoseconds, nominal: FrameDuration?, running: Bool) -> Action {
-    guard running else { return .none }
+    guard running else {
+      // Stopped, nothing is armed; a frame of an ended stream brings it back all the same.
+      state = .watching
+      return .none
+    }
     return startSilence(at: now, nominal: nominal)
   }
 
-  /// The session resumed: a silence starts now, so a stream that does not resume stalls.
+  /// The session resumed: a silence starts now, so a stream that does not resume stalls, unless
+  /// the stream's recording has ended.
   mutating func resumed(at now: Nanoseconds, nominal: FrameDuration?) -> Action {
-    startSilence(at: now, nominal: nominal)
+    if case .ended = state { return .none }
+    return startSilence(at: now, nominal: nominal)
   }
 
-  /// The session stopped: a stopped stream does not stall.
+  /// The stream's recording ended: it does not stall, now or when the session resumes.
+  mutating func streamEnded() -> Action {
+    state = .ended
+    return .cancel
+  }
+
+  /// The session stopped: a stopped stream does not stall. An ended stream stays ended.
   mutating func stopped() -> Action {
-    state = .watching
+    if case .silent = state { state = .watching }
     return .cancel
   }
 

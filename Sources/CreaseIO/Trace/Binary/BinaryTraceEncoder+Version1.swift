@@ -4,7 +4,22 @@ import Crease
 /// names spelled out (the 4-byte length before them is written by `encode`). Written for a
 /// reader that predates version 2, and by the tests that keep reading version 1.
 extension BinaryTraceEncoder {
-  /// - Precondition: a header names at most 65,535 streams (`encode` refuses more).
+  /// Throws for a record version 1 cannot hold: a header of more than 65,535 streams, or a
+  /// `streamEnd`, a kind that came after it.
+  static func checkVersion1(_ record: TraceRecord) throws(Unwritable) {
+    switch record {
+    case .header(let header) where header.nominalFrameRates.count > Int(UInt16.max):
+      throw Unwritable(
+        description:
+          "a header of \(header.nominalFrameRates.count) streams; binary version 1 holds at most 65535")
+    case .event(let event) where event.payload.kind == .streamEnd:
+      throw Unwritable(description: "a streamEnd event; binary version 1 has no kind for it (version 2 has)")
+    default:
+      break
+    }
+  }
+
+  /// - Precondition: ``checkVersion1(_:)`` took `record`.
   static func encodeVersion1(_ record: TraceRecord, into output: inout [UInt8]) {
     switch record {
     case .header(let header):
@@ -73,6 +88,8 @@ extension BinaryTraceEncoder {
       putVersion1(label, &output)
     case .end:
       start(.end)
+    case .streamEnd:
+      preconditionFailure("checkVersion1 refuses a streamEnd")
     }
   }
 

@@ -39,15 +39,12 @@ public struct BinaryTraceEncoder {
 
   /// Appends `record`, length prefix included, to `output`.
   /// - Throws: ``Unwritable`` when the record's body would be longer than
-  ///   ``BinaryTraceFormat/maximumRecordLength``, or its header names more streams than
-  ///   version 1 counts (65,535). `output` and the encoder are then as they were, so the records
-  ///   after it are written as if it had never been offered.
+  ///   ``BinaryTraceFormat/maximumRecordLength``, or, in version 1, its header names more
+  ///   streams than version 1 counts (65,535) or it is a `streamEnd`, which version 1 has no
+  ///   kind for. `output` and the encoder are then as they were, so the records after it are
+  ///   written as if it had never been offered.
   public mutating func encode(_ record: TraceRecord, into output: inout [UInt8]) throws(Unwritable) {
-    if case .header(let header) = record, version == 1, header.nominalFrameRates.count > Int(UInt16.max) {
-      throw Unwritable(
-        description:
-          "a header of \(header.nominalFrameRates.count) streams; binary version 1 holds at most 65535")
-    }
+    if version == 1 { try Self.checkVersion1(record) }
     // Taken out while the encoding below changes the rest of `self`, and put back after.
     var body = self.body
     self.body = []
@@ -103,6 +100,9 @@ public struct BinaryTraceEncoder {
       Self.putVersion2(drop.pts, &output)
     case .input(let stream, let camera):
       start(.input, packing: BinaryTraceFormat.code(camera))
+      putName(stream.rawValue, &output)
+    case .streamEnd(let stream):
+      start(.streamEnd)
       putName(stream.rawValue, &output)
     case .direction(let update):
       start(.direction)

@@ -36,6 +36,7 @@ public enum BinaryTraceFormat {
     case .session: 8
     case .mark: 9
     case .end: 10
+    case .streamEnd: 11
     }
   }
 
@@ -47,7 +48,7 @@ public enum BinaryTraceFormat {
     case .input, .session: 0b0111
     case .display: 0b0011
     case .app: 0b0001
-    case .direction, .mark, .end: 0
+    case .direction, .mark, .end, .streamEnd: 0
     }
   }
 
@@ -66,6 +67,7 @@ public enum BinaryTraceFormat {
     case 8: .session
     case 9: .mark
     case 10: .end
+    case 11: .streamEnd
     default: nil
     }
   }

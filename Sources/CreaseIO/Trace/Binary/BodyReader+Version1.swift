@@ -5,7 +5,10 @@ extension BodyReader {
   mutating func version1Record(streamNames: inout RecentStreamNames) throws(Failure) -> TraceRecord {
     let tag = try byte()
     if tag == BinaryTraceFormat.headerCode { return .header(try version1Header()) }
-    guard let kind = BinaryTraceFormat.eventKind(tag) else { throw Failure("unknown record kind \(tag)") }
+    // `streamEnd` came with version 2: version 1 has no kind 11.
+    guard let kind = BinaryTraceFormat.eventKind(tag), kind != .streamEnd else {
+      throw Failure("unknown record kind \(tag)")
+    }
     let raw = Int64(bitPattern: try uint64())
     guard raw >= 0 else { throw Failure("'t' must not be negative (\(raw))") }
     let t = Nanoseconds(raw)
@@ -55,6 +58,8 @@ extension BodyReader {
       return .event(Event(t: t, .mark(label: try version1String())))
     case .end:
       return .event(Event(t: t, .end))
+    case .streamEnd:
+      preconditionFailure("refused with its kind above")
     }
   }
 

@@ -58,6 +58,8 @@ extension BodyReader {
     case .input:
       guard let camera = BinaryTraceFormat.camera(packed) else { throw Failure("unknown camera") }
       return .event(Event(t: t, .input(stream: try version2StreamName(&names), camera: camera)))
+    case .streamEnd:
+      return .event(Event(t: t, .streamEnd(stream: try version2StreamName(&names))))
     case .direction:
       let view = ViewName(rawValue: try version2Name(&names))
       return .event(
