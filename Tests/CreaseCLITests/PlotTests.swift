@@ -51,7 +51,7 @@ struct PlotTests {
       "<title>hinge.settled fullyOpen at 1.357 s, 167.8°", "<title>camera.stall video at 1.069 s</title>",
       "<title>camera.mirroring video at 1.270 s: innerFront mirrored (direction)</title>",
       ">flat (135–145°)</text>", ">hinge angle (°)</text>",
-      ">trace time (s since the trace's first event)</text>", ">0.0 s</text>", ">0.5 s</text>",
+      ">trace time (s, as crease replay -f text prints it)</text>", ">0.0 s</text>", ">0.5 s</text>",
       ##"fill="#dcfce7""##, ##"fill="#e6e6e6""##,
     ] {
       #expect(svg.contains(fragment), "missing \(fragment)")
@@ -184,5 +184,126 @@ struct PlotTests {
   @Test("plot needs -o")
   func missingOutput() {
     #expect(CreaseRun("plot", tracePath("every-kind.jsonl")).status == .usage)
+  }
+}
+
+/// The plot tells the replay's time: the trace's own seconds over the whole trace, a row of
+/// frames per stream, and a window outside the trace refused.
+@Suite("crease plot: the replay's clock and the frame rows")
+struct PlotClockTests {
+  let plots = PlotTests()
+
+  /// The `d` of the frame row of `stream`: one `M` per tick or per column's bar.
+  func framePath(_ svg: String, stream: String = "video") throws -> String {
+    let line = try #require(
+      svg.split(separator: "\n").first { $0.hasPrefix(#"<path class="frames" data-stream="\#(stream)""#) })
+    return String(line[line.range(of: #" d=""#)!.upperBound...].prefix { $0 != "\"" })
+  }
+
+  /// The x of each tick or bar of a frame row.
+  func frameXs(_ path: String) -> [Double] {
+    path.split(separator: "M").compactMap { Double($0.prefix { $0 != "," }) }
+  }
+
+  /// The x of the time tick labelled `label` (`"1.0 s"`).
+  func tickX(_ svg: String, _ label: String) throws -> Double {
+    let line = try #require(svg.split(separator: "\n").first { $0.hasSuffix(">\(label)</text>") })
+    return try #require(Double(line[line.range(of: #"x=""#)!.upperBound...].prefix { $0 != "\"" }))
+  }
+
+  @Test(
+    "an imported recording: the axis covers it whole, a tick per frame, the hole empty, times as the text says"
+  )
+  func cameraOnlyTrace() throws {
+    let directory = temporaryDirectory()
+    let trace = "\(directory)/android.jsonl"
+    #expect(
+      CreaseRun("import", "\(repositoryRoot)/Traces/real/sample_android_slow_motion.mp4", "-o", trace).status
+        == .success)
+    let svg = try plots.plot(trace)
+    let frames = try #require(contents(of: trace)).components(separatedBy: #""kind":"frame""#).count - 1
+    let xs = frameXs(try framePath(svg))
+    #expect(xs.count == frames)
+    // The first frame at the frame's left inset, the last (0.492 s, the trace's end) at its right.
+    #expect(xs.first == 86 && xs.last == 1164)
+    // The 325 ms hole after the first frame: no tick between.
+    #expect(!xs.contains { $0 > 87 && $0 < 86 + 1078 * 0.325 / 0.492 - 1 })
+    #expect(svg.contains(">0.45 s</text>"), "the axis reaches the end of the trace")
+    #expect(svg.contains("<title>camera.gap video: 9 missing from 0.033 s to 0.392 s, unexplained</title>"))
+    #expect(CreaseRun("replay", trace, "-f", "text").output.contains("0.392011111  camera.gap"))
+    #expect(svg.contains("<title>video: 1 frame from 0.000 s to 0.000 s</title>"))
+  }
+
+  @Test("a trace 1000 s into its clock is drawn at 1000 s, as the text output prints it")
+  func shiftedTrace() throws {
+    let directory = temporaryDirectory()
+    let shifted = try #require(contents(of: tracePath("fold-while-recording.jsonl"))).split(separator: "\n")
+      .map { line -> String in
+        guard let range = line.range(of: #"{"t":"#) else { return String(line) }
+        let digits = line[range.upperBound...].prefix { $0.isNumber }
+        return #"{"t":\#(Int64(digits)! + 1_000_000_000_000)"# + line[digits.endIndex...]
+      }
+    try write(shifted.joined(separator: "\n") + "\n", to: "\(directory)/shifted.jsonl")
+    let text = CreaseRun("replay", "\(directory)/shifted.jsonl", "-f", "text").output
+    #expect(text.contains("1001.069428841  camera.stall"), "\(text)")
+    let svg = try plots.plot("\(directory)/shifted.jsonl")
+    #expect(svg.contains("<title>camera.stall video at 1001.069 s</title>"))
+    #expect(svg.contains(">1001.0 s</text>") && svg.contains(">1002.5 s</text>"))
+    let window = try plots.plot("\(directory)/shifted.jsonl", "--from", "1000.9", "--to", "1001.3")
+    #expect(window.contains("(1000.900 s to 1001.300 s)"))
+  }
+
+  @Test("a hinge that starts at 1.0 s after frames from 0: its status band starts at the 1.0 s tick")
+  func lateHinge() throws {
+    let directory = temporaryDirectory()
+    var lines = [#"{"kind":"header","format":"crease-trace","version":1}"#]
+    for frame in 0...60 {
+      let t = Int64(frame) * 33_333_333
+      lines.append(#"{"t":\#(t),"kind":"frame","stream":"video","pts":\#(t)}"#)
+      if t >= 1_000_000_000 { lines.append(#"{"t":\#(t),"kind":"hinge","angle":10,"status":"closed"}"#) }
+    }
+    try write(lines.joined(separator: "\n") + "\n", to: "\(directory)/late.jsonl")
+    let svg = try plots.plot("\(directory)/late.jsonl")
+    let band = try #require(
+      svg.split(separator: "\n").first { $0.contains(##"fill="#e6e6e6""##) && $0.hasPrefix("<rect") })
+    let x = try #require(Double(band[band.range(of: #"x=""#)!.upperBound...].prefix { $0 != "\"" }))
+    // The hinge's first sample is the frame at 1.0333 s, 1.0 s's tick is 33 ms before it.
+    let perSecond = (1164.0 - 86) / 2.0
+    #expect(abs(x - (try tickX(svg, "1.0 s") + perSecond * 0.033333)) < 0.02)
+  }
+
+  @Test("a window wholly outside the trace is a usage error naming the trace's span")
+  func windowOutside() throws {
+    for window in [["--from", "3"], ["--from", "5", "--to", "6"]] {
+      let run = CreaseRun(["plot", tracePath("fold-while-recording.jsonl"), "-o", "-"] + window)
+      #expect(run.status == .usage)
+      #expect(run.error.contains("outside the trace, which spans 0.000 s to 2.600 s"), "\(run.error)")
+      #expect(run.output.isEmpty)
+    }
+    let shifted = try plots.plot(tracePath("fold-while-recording.jsonl"), "--from", "2.5", "--to", "9")
+    #expect(shifted.contains("(2.500 s to 9.000 s)"), "a window partly inside is drawn as asked")
+  }
+
+  @Test("markers at the trace's ends are drawn whole inside the frame, and the latency lane has its scale")
+  func edgesAndScale() throws {
+    let svg = try plots.plot(tracePath("fold-while-recording.jsonl"))
+    for line in svg.split(separator: "\n") where line.hasPrefix(#"<path d="M"#) && line.contains("<title>") {
+      let x = try #require(Double(line.dropFirst(10).prefix { $0 != "," }))
+      #expect(x >= 80 + 5.5 - 0.01 && x <= 1170 - 5.5, "\(line)")
+    }
+    #expect(svg.contains(#">100 %</text>"#) && svg.contains(#">0 %</text>"#))
+    #expect(svg.contains(">latency, % of its bound</text>"), "the legend says what the scale measures")
+  }
+
+  @Test("an hour of frames: a bar per pixel column, the canvas bounded")
+  func longFrameRow() throws {
+    let directory = temporaryDirectory()
+    #expect(
+      CreaseRun("synth", "dropped-frames", "--duration", "3600", "-o", "\(directory)/hour.jsonl").status
+        == .success)
+    let svg = try plots.plot("\(directory)/hour.jsonl")
+    let bars = frameXs(try framePath(svg))
+    #expect(bars.count > 1000 && bars.count <= 1078)
+    #expect(svg.utf8.count < 1_000_000)
   }
 }

@@ -2,26 +2,22 @@ import Crease
 import CreaseIO
 
 /// Draws a trace and its cues as SVG: the hinge angle over time with its boundaries and status
-/// bands, hinge cues as markers, a capture lane with gaps, masks and camera decisions, and a
-/// latency lane with each cue's latency against its bound.
+/// bands, hinge cues as markers, a capture lane with gaps, masks and camera decisions, a frame
+/// row per stream, and a latency lane with each cue's latency against its bound.
+///
+/// One time axis for every trace: the trace's own seconds (`t` ÷ 10⁹, as `crease replay -f
+/// text` prints them), across the whole trace, from its first event to its end (the `end`
+/// event, the end of the input or its last cue).
 ///
 /// Linear in the trace's length and bounded in output: the angle is a band from the lowest to
 /// the highest sample of each pixel column under a line through their mean (``AngleColumns``),
-/// markers of one kind that would overlap are merged (``PlotMarks``), and the latency lane
-/// keeps the largest latency of each column.
+/// markers of one kind that would overlap are merged (``PlotMarks``), frames past one a column
+/// are drawn as each column's count, and the latency lane keeps the largest latency of each
+/// column.
 package struct SVGPlot {
   package typealias Sample = (t: Nanoseconds, degrees: Double)
+  typealias Layout = PlotLayout
 
-  static let width = 1200.0
-  static let height = 620.0
-  static let plotLeft = 80.0
-  static let plotRight = 1170.0
-  static let angleTop = 50.0
-  static let angleBottom = 370.0
-  static let laneTop = 390.0
-  static let laneBottom = 440.0
-  static let latencyTop = 450.0
-  static let latencyBottom = 490.0
   /// A latency drawn at this share of its bound reaches the lane's top: a little room above the
   /// bound's line, so a cue over its bound shows as over it.
   static let latencyScale = 1.25
@@ -30,38 +26,50 @@ package struct SVGPlot {
   private let cues: [Cue]
   /// Each cue's latency bound, by the cue's index; `nil` where none applies.
   private let bounds: [Nanoseconds?]
+  private let frames: [PlotRecorder.FrameTimes]
   private let configuration: Configuration
   private let title: String
   private let scale: PlotScale
+  private let layout: Layout
 
-  /// A plot of `samples` and `cues` (both in time order), of the whole trace or of `window`
-  /// (seconds from the trace's first instant).
+  /// A plot of what `recording` kept, of the whole trace or of `window` (trace seconds).
   package init(
-    samples: [Sample], cues: [Cue], bounds: [Nanoseconds?], configuration: Configuration, title: String,
+    _ recording: PlotRecorder, configuration: Configuration, title: String,
     window: (from: Double?, to: Double?) = (nil, nil)
   ) {
-    precondition(bounds.count == cues.count, "a bound, or none, per cue")
-    self.bounds = bounds
-    let first = min(samples.first?.t ?? .max, cues.first?.t ?? .max, cues.first?.since ?? .max)
-    let origin = first == .max ? .zero : first
-    let last = max(samples.last?.t ?? origin, cues.last?.t ?? origin)
-    let start = window.from.map { origin + Nanoseconds(rounding: $0 * 1e9) } ?? origin
+    let samples = recording.samples
+    let span = recording.span ?? .zero ... .zero
+    let start = window.from.map { Nanoseconds(rounding: $0 * 1e9) } ?? span.lowerBound
     let end = max(
-      window.to.map { origin + Nanoseconds(rounding: $0 * 1e9) } ?? last, start + .milliseconds(1))
+      window.to.map { Nanoseconds(rounding: $0 * 1e9) } ?? span.upperBound, start + .milliseconds(1))
     let lower = samples.partitioningIndex { $0.t >= start }
     let upper = samples.partitioningIndex { $0.t > end }
     self.samples = samples[lower..<max(lower, upper)]
-    self.cues = cues
+    self.cues = recording.cues
+    self.bounds = recording.bounds
+    self.frames = recording.frames
     self.configuration = configuration
+    self.layout = Layout(frameRows: min(recording.frames.count, Layout.maximumFrameRows))
     self.scale = PlotScale(
-      origin: origin, start: start, end: end,
+      start: start, end: end,
       maximumAngle: max(180, (self.samples.lazy.map(\.degrees).max() ?? 0).rounded(.up)),
-      left: Self.plotLeft, right: Self.plotRight, top: Self.angleTop, bottom: Self.angleBottom)
+      left: Layout.plotLeft + Layout.inset, right: Layout.plotRight - Layout.inset, top: Layout.angleTop,
+      bottom: Layout.angleBottom)
     let shown =
       window == (nil, nil)
       ? ""
       : " (\(String(fixed: scale.seconds(start), decimals: 3)) s to \(String(fixed: scale.seconds(end), decimals: 3)) s)"
     self.title = title + shown
+  }
+
+  /// Whether a window of trace seconds (either end open) shows any of `span`: a window wholly
+  /// before or after the trace draws nothing.
+  package static func window(_ window: (from: Double?, to: Double?), overlaps span: ClosedRange<Nanoseconds>)
+    -> Bool
+  {
+    let from = window.from.map { Nanoseconds(rounding: $0 * 1e9) } ?? span.lowerBound
+    let to = window.to.map { Nanoseconds(rounding: $0 * 1e9) } ?? span.upperBound
+    return from <= span.upperBound && to >= span.lowerBound
   }
 
   /// The cues that take effect inside the window.
@@ -72,13 +80,13 @@ package struct SVGPlot {
   /// The whole picture.
   package var svg: String {
     var parts: [String] = [
-      ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(n(Self.width))" height="\##(n(Self.height))" font-family="sans-serif" font-size="11">"##,
+      ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(n(Layout.width))" height="\##(n(layout.height))" font-family="sans-serif" font-size="11">"##,
       ##"<rect width="100%" height="100%" fill="white"/>"##,
-      ##"<text x="\##(n(Self.plotLeft))" y="24" font-size="15">\##(Self.escape(title))</text>"##,
+      ##"<text x="\##(n(Layout.plotLeft))" y="24" font-size="15">\##(Self.escape(title))</text>"##,
     ]
     parts += statusBands() + grid() + boundaries()
     parts += angle()
-    parts += hingeMarkers() + captureLane() + latencyLane() + legend()
+    parts += hingeMarkers() + captureLane() + frameLane() + latencyLane() + legend()
     parts.append("</svg>")
     return parts.joined(separator: "\n") + "\n"
   }
@@ -95,7 +103,7 @@ package struct SVGPlot {
       let to = min(t, scale.end)
       guard let status = current.status, to > from else { return }
       bands.append(
-        ##"<rect x="\##(n(scale.x(from)))" y="\##(n(Self.angleTop))" width="\##(n(scale.x(to) - scale.x(from)))" height="\##(n(Self.angleBottom - Self.angleTop))" fill="\##(Self.bandFill(status))"/>"##
+        ##"<rect x="\##(n(scale.x(from)))" y="\##(n(Layout.angleTop))" width="\##(n(scale.x(to) - scale.x(from)))" height="\##(n(Layout.angleBottom - Layout.angleTop))" fill="\##(Self.bandFill(status))"/>"##
       )
     }
     for cue in cues {
@@ -128,27 +136,26 @@ package struct SVGPlot {
     var lines: [String] = []
     for degrees in scale.angleTicks {
       lines.append(
-        ##"<line x1="\##(n(Self.plotLeft))" y1="\##(n(scale.y(degrees)))" x2="\##(n(Self.plotRight))" y2="\##(n(scale.y(degrees)))" stroke="#cccccc" stroke-width="0.5"/>"##
+        ##"<line x1="\##(n(Layout.plotLeft))" y1="\##(n(scale.y(degrees)))" x2="\##(n(Layout.plotRight))" y2="\##(n(scale.y(degrees)))" stroke="#cccccc" stroke-width="0.5"/>"##
       )
       lines.append(
-        ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n(scale.y(degrees) + 4))" text-anchor="end">\##(String(fixed: degrees, decimals: 0))°</text>"##
+        ##"<text x="\##(n(Layout.plotLeft - 8))" y="\##(n(scale.y(degrees) + 4))" text-anchor="end">\##(String(fixed: degrees, decimals: 0))°</text>"##
       )
     }
     for tick in scale.timeTicks {
       let position = n(scale.x(tick.t))
       lines.append(
-        ##"<line x1="\##(position)" y1="\##(n(Self.angleTop))" x2="\##(position)" y2="\##(n(Self.latencyBottom))" stroke="#cccccc" stroke-width="0.5"/>"##
+        ##"<line x1="\##(position)" y1="\##(n(Layout.angleTop))" x2="\##(position)" y2="\##(n(layout.latencyBottom))" stroke="#cccccc" stroke-width="0.5"/>"##
       )
       lines.append(
-        ##"<text x="\##(position)" y="\##(n(Self.latencyBottom + 16))" text-anchor="middle">\##(tick.label)</text>"##
+        ##"<text x="\##(position)" y="\##(n(layout.latencyBottom + 16))" text-anchor="middle">\##(tick.label)</text>"##
       )
     }
-    let middle = (Self.angleTop + Self.angleBottom) / 2
+    let middle = (Layout.angleTop + Layout.angleBottom) / 2
     lines += [
       ##"<text x="20" y="\##(n(middle))" text-anchor="middle" transform="rotate(-90 20 \##(n(middle)))">hinge angle (°)</text>"##,
-      ##"<text x="\##(n((Self.plotLeft + Self.plotRight) / 2))" y="\##(n(Self.latencyBottom + 34))" text-anchor="middle">trace time (s since the trace's first event)</text>"##,
-      ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n((Self.laneTop + Self.laneBottom) / 2 + 4))" text-anchor="end">camera</text>"##,
-      ##"<text x="\##(n(Self.plotLeft - 8))" y="\##(n((Self.latencyTop + Self.latencyBottom) / 2 + 4))" text-anchor="end">latency</text>"##,
+      ##"<text x="\##(n((Layout.plotLeft + Layout.plotRight) / 2))" y="\##(n(layout.latencyBottom + 34))" text-anchor="middle">trace time (s, as crease replay -f text prints it)</text>"##,
+      ##"<text x="\##(n(Layout.plotLeft - 8))" y="\##(n((Layout.laneTop + Layout.laneBottom) / 2 + 4))" text-anchor="end">camera</text>"##,
     ]
     return lines
   }
@@ -157,9 +164,9 @@ package struct SVGPlot {
   private func boundaries() -> [String] {
     configuration.hinge.boundaries.flatMap { boundary in
       [boundary.below, boundary.above].map { degrees in
-        ##"<line x1="\##(n(Self.plotLeft))" y1="\##(n(scale.y(degrees)))" x2="\##(n(Self.plotRight))" y2="\##(n(scale.y(degrees)))" stroke="#9333ea" stroke-width="0.8" stroke-dasharray="6 4"/>"##
+        ##"<line x1="\##(n(Layout.plotLeft))" y1="\##(n(scale.y(degrees)))" x2="\##(n(Layout.plotRight))" y2="\##(n(scale.y(degrees)))" stroke="#9333ea" stroke-width="0.8" stroke-dasharray="6 4"/>"##
       } + [
-        ##"<text x="\##(n(Self.plotRight - 4))" y="\##(n(scale.y(boundary.above) - 4))" text-anchor="end" fill="#9333ea">\##(Self.escape(boundary.name.rawValue)) (\##(number(boundary.below))–\##(number(boundary.above))°)</text>"##
+        ##"<text x="\##(n(Layout.plotRight - 4))" y="\##(n(scale.y(boundary.above) - 4))" text-anchor="end" fill="#9333ea">\##(Self.escape(boundary.name.rawValue)) (\##(number(boundary.below))–\##(number(boundary.above))°)</text>"##
       ]
     }
   }
@@ -174,7 +181,7 @@ package struct SVGPlot {
     var lines: [String] = []
     var strips: [String] = []
     for segment in AngleColumns.segments(samples, on: scale) {
-      func center(_ column: AngleColumns.Column) -> Double { Self.plotLeft + Double(column.index) + 0.5 }
+      func center(_ column: AngleColumns.Column) -> Double { scale.left + Double(column.index) + 0.5 }
       if segment.contains(where: { $0.highest > $0.lowest }) {
         let upper = segment.map { "\(n(center($0))),\(n(scale.y($0.highest)))" }
         let lower = segment.reversed().map { "\(n(center($0))),\(n(scale.y($0.lowest)))" }
@@ -192,7 +199,7 @@ package struct SVGPlot {
           ? "\(number(column.lowest))°" : "\(number(column.lowest))° to \(number(column.highest))°"
         let at = String(fixed: scale.seconds(for: column.index), decimals: 3)
         strips.append(
-          ##"<rect x="\##(n(Self.plotLeft + Double(column.index)))" y="\##(n(Self.angleTop))" width="1" height="\##(n(Self.angleBottom - Self.angleTop))" fill="transparent"><title>\##(at) s: \##(range)</title></rect>"##
+          ##"<rect x="\##(n(scale.left + Double(column.index)))" y="\##(n(Layout.angleTop))" width="1" height="\##(n(Layout.angleBottom - Layout.angleTop))" fill="transparent"><title>\##(at) s: \##(range)</title></rect>"##
         )
       }
       // A segment of one point is still drawn: a dot, as a line would be nothing. Where columns
@@ -263,14 +270,14 @@ package struct SVGPlot {
     return marks.map { mark in
       let x = n(mark.from)
       var line =
-        ##"<line x1="\##(x)" y1="\##(n(Self.angleTop))" x2="\##(x)" y2="\##(n(Self.laneBottom))" stroke="#6b7280" stroke-dasharray="2 3"><title>\##(Self.escape(mark.tooltip))</title></line>"##
+        ##"<line x1="\##(x)" y1="\##(n(Layout.angleTop))" x2="\##(x)" y2="\##(n(Layout.laneBottom))" stroke="#6b7280" stroke-dasharray="2 3"><title>\##(Self.escape(mark.tooltip))</title></line>"##
       // A generous width per character (11 px sans-serif runs 5.5 to 7 px wide).
       let labelWidth = 7.0 * Double(mark.title.count)
-      let nearRight = mark.from + 3 + labelWidth > Self.plotRight
+      let nearRight = mark.from + 3 + labelWidth > Layout.plotRight
       let labelStart = nearRight ? mark.from - 3 - labelWidth : mark.from + 3
       if let row = rowEnds.firstIndex(where: { labelStart > $0 + 6 }) {
         line +=
-          ##"<text x="\##(n(nearRight ? mark.from - 3 : mark.from + 3))" y="\##(n(Self.angleTop + 12 + 13 * Double(row)))" text-anchor="\##(nearRight ? "end" : "start")" fill="#374151">\##(Self.escape(mark.title))</text>"##
+          ##"<text x="\##(n(nearRight ? mark.from - 3 : mark.from + 3))" y="\##(n(Layout.angleTop + 12 + 13 * Double(row)))" text-anchor="\##(nearRight ? "end" : "start")" fill="#374151">\##(Self.escape(mark.title))</text>"##
         rowEnds[row] = labelStart + labelWidth
       }
       return line
@@ -336,7 +343,7 @@ package struct SVGPlot {
             + cause.rawValue + (reason.map { " (\($0.name))" } ?? ""))
       case .cameraStall(let stream) where cue.t <= scale.end:
         stalls.add(
-          from: scale.x(cue.t), to: scale.x(cue.t), y: Self.laneTop + 29, seconds: scale.seconds(cue.t),
+          from: scale.x(cue.t), to: scale.x(cue.t), y: Layout.laneTop + 29, seconds: scale.seconds(cue.t),
           title: "camera.stall \(stream.rawValue) at \(seconds(cue.t)) s")
       case .cameraMirroring(let stream, let camera, let mirrored, let basis) where cue.t <= scale.end:
         mirroring.add(
@@ -349,15 +356,97 @@ package struct SVGPlot {
       }
     }
     var items = [
-      ##"<rect x="\##(n(Self.plotLeft))" y="\##(n(Self.laneTop))" width="\##(n(Self.plotRight - Self.plotLeft))" height="\##(n(Self.laneBottom - Self.laneTop))" fill="#f9fafb" stroke="#d1d5db"/>"##
+      ##"<rect x="\##(n(Layout.plotLeft))" y="\##(n(Layout.laneTop))" width="\##(n(Layout.plotRight - Layout.plotLeft))" height="\##(n(Layout.laneBottom - Layout.laneTop))" fill="#f9fafb" stroke="#d1d5db"/>"##
     ]
-    items += masks.marks.map { slice($0, y: Self.laneTop + 4, fill: "#fdba74") }
-    items += gaps.marks.map { slice($0, y: Self.laneTop + 22, fill: "#dc2626") }
+    items += masks.marks.map { slice($0, y: Layout.laneTop + 4, fill: "#fdba74") }
+    items += gaps.marks.map { slice($0, y: Layout.laneTop + 22, fill: "#dc2626") }
     items += mirroring.marks.map { mark in
-      ##"<line x1="\##(n(mark.from))" y1="\##(n(Self.laneTop + 38))" x2="\##(n(mark.from))" y2="\##(n(Self.laneBottom))" stroke="#0891b2" stroke-width="2"><title>\##(Self.escape(mark.tooltip))</title></line>"##
+      ##"<line x1="\##(n(mark.from))" y1="\##(n(Layout.laneTop + 38))" x2="\##(n(mark.from))" y2="\##(n(Layout.laneBottom))" stroke="#0891b2" stroke-width="2"><title>\##(Self.escape(mark.tooltip))</title></line>"##
     }
     items += stalls.marks.map { Self.shape(.stall, at: $0) }
     return items
+  }
+
+  // MARK: The frame lane
+
+  /// A row per stream (the first ``PlotLayout/maximumFrameRows``): each frame a tick where it
+  /// arrived, or, where frames outnumber pixel columns, each column's count as a bar, so a hole
+  /// shows as an empty stretch at any length of trace. Runs of frames at the stream's usual
+  /// cadence carry a tooltip with their count and times.
+  private func frameLane() -> [String] {
+    var items: [String] = []
+    for (row, stream) in frames.prefix(layout.frameRows).enumerated() {
+      let top = layout.framesTop + Layout.frameRowHeight * Double(row)
+      let bottom = top + Layout.frameRowHeight - 2
+      let name = stream.stream.rawValue
+      items.append(
+        ##"<rect x="\##(n(Layout.plotLeft))" y="\##(n(top))" width="\##(n(Layout.plotRight - Layout.plotLeft))" height="\##(n(bottom - top))" fill="#f9fafb" stroke="#d1d5db"/>"##
+      )
+      items.append(
+        ##"<text x="\##(n(Layout.plotLeft - 8))" y="\##(n(bottom - 2))" text-anchor="end" font-size="9">\##(Self.escape(name.count > 12 ? name.prefix(11) + "…" : name))</text>"##
+      )
+      let lower = stream.times.partitioningIndex { $0 >= scale.start }
+      let upper = stream.times.partitioningIndex { $0 > scale.end }
+      let times = stream.times[lower..<max(lower, upper)]
+      var path = ""
+      if times.count <= scale.columns {
+        for t in times { path += "M\(n(scale.x(t))),\(n(top + 1))v\(n(bottom - top - 2))" }
+      } else {
+        var counts = [Int](repeating: 0, count: scale.columns)
+        for t in times { counts[scale.column(t)] += 1 }
+        let most = Double(counts.max() ?? 1)
+        for (column, count) in counts.enumerated() where count > 0 {
+          let height = max(1, (bottom - top - 2) * Double(count) / most)
+          path += "M\(n(scale.left + Double(column) + 0.5)),\(n(bottom - 1))v-\(n(height))"
+        }
+      }
+      if !path.isEmpty {
+        items.append(
+          ##"<path class="frames" data-stream="\##(Self.escape(name))" d="\##(path)" stroke="#334155" stroke-width="1" fill="none" shape-rendering="crispEdges"/>"##
+        )
+      }
+      items += frameRuns(times, of: name).marks.map { mark in
+        ##"<rect x="\##(n(mark.from))" y="\##(n(top))" width="\##(n(max(1, mark.to - mark.from)))" height="\##(n(bottom - top))" fill="transparent"><title>\##(Self.escape(mark.tooltip))</title></rect>"##
+      }
+    }
+    if frames.count > layout.frameRows {
+      items.append(
+        ##"<text x="\##(n(Layout.plotRight - 4))" y="\##(n(layout.framesBottom + 8))" text-anchor="end" fill="#6b7280" font-size="9">\##(frames.count - layout.frameRows) more streams not drawn</text>"##
+      )
+    }
+    return items
+  }
+
+  /// The stream's runs of frames: a run ends where a frame comes later than one and a half
+  /// times the stream's median delta (as the gap rule sees a hole), merged where they would
+  /// overlap on the canvas.
+  private func frameRuns(_ times: ArraySlice<Nanoseconds>, of name: String) -> PlotMarks {
+    var runs = PlotMarks()
+    guard let first = times.first else { return runs }
+    let deltas = zip(times, times.dropFirst()).map { $1 - $0 }.sorted()
+    let usual = deltas.isEmpty ? Nanoseconds.zero : deltas[deltas.count / 2]
+    let longest = Double(usual.rawValue) * 1.5
+    var start = first
+    var count = 0
+    var previous = first
+    func close() {
+      runs.add(
+        from: scale.x(start), to: scale.x(previous), y: 0, seconds: scale.seconds(previous),
+        title:
+          "\(name): \(count) frame\(count == 1 ? "" : "s") from \(seconds(start)) s to \(seconds(previous)) s"
+      )
+    }
+    for t in times {
+      if count > 0, Double((t - previous).rawValue) > longest {
+        close()
+        start = t
+        count = 0
+      }
+      count += 1
+      previous = t
+    }
+    close()
+    return runs
   }
 
   // MARK: The latency lane
@@ -374,22 +463,29 @@ package struct SVGPlot {
       let column = scale.column(cue.t)
       if ratio > largest[column]?.ratio ?? -1 { largest[column] = (ratio, cue, bound) }
     }
-    let height = Self.latencyBottom - Self.latencyTop
-    let boundY = Self.latencyBottom - height / Self.latencyScale
+    let height = layout.latencyBottom - layout.latencyTop
+    let boundY = layout.latencyBottom - height / Self.latencyScale
     var items = [
-      ##"<rect x="\##(n(Self.plotLeft))" y="\##(n(Self.latencyTop))" width="\##(n(Self.plotRight - Self.plotLeft))" height="\##(n(height))" fill="#f9fafb" stroke="#d1d5db"/>"##,
-      ##"<line x1="\##(n(Self.plotLeft))" y1="\##(n(boundY))" x2="\##(n(Self.plotRight))" y2="\##(n(boundY))" stroke="#6b7280" stroke-width="0.8" stroke-dasharray="4 3"/>"##,
-      ##"<text x="\##(n(Self.plotRight - 4))" y="\##(n(boundY - 2))" text-anchor="end" fill="#6b7280" font-size="9">bound</text>"##,
+      ##"<rect x="\##(n(Layout.plotLeft))" y="\##(n(layout.latencyTop))" width="\##(n(Layout.plotRight - Layout.plotLeft))" height="\##(n(height))" fill="#f9fafb" stroke="#d1d5db"/>"##,
+      ##"<line x1="\##(n(Layout.plotLeft))" y1="\##(n(boundY))" x2="\##(n(Layout.plotRight))" y2="\##(n(boundY))" stroke="#6b7280" stroke-width="0.8" stroke-dasharray="4 3"/>"##,
+      ##"<text x="\##(n(Layout.plotRight - 4))" y="\##(n(boundY - 2))" text-anchor="end" fill="#6b7280" font-size="9">bound</text>"##,
+      // The lane's scale (its left margin): latency as a share of the cue's bound.
+      ##"<text x="\##(n(Layout.plotLeft - 34))" y="\##(n((layout.latencyTop + layout.latencyBottom) / 2 + 4))" text-anchor="end">latency</text>"##,
     ]
+    for (share, y) in [(0.0, layout.latencyBottom), (1.0, boundY)] {
+      items.append(
+        ##"<text class="latency-scale" x="\##(n(Layout.plotLeft - 6))" y="\##(n(y + 3))" text-anchor="end" font-size="9">\##(String(fixed: share * 100, decimals: 0)) %</text>"##
+      )
+    }
     for column in largest.keys.sorted() {
       let entry = largest[column]!
-      let top = Self.latencyBottom - height * min(entry.ratio, Self.latencyScale) / Self.latencyScale
+      let top = layout.latencyBottom - height * min(entry.ratio, Self.latencyScale) / Self.latencyScale
       let over = entry.ratio > 1
       let title =
         "\(entry.cue.kind.name) at \(seconds(entry.cue.t)) s: latency \(milliseconds(entry.cue.latency)) ms of "
         + "\(milliseconds(entry.bound)) ms" + (over ? " (OVER THE BOUND)" : "")
       items.append(
-        ##"<rect x="\##(n(Self.plotLeft + Double(column)))" y="\##(n(top))" width="1" height="\##(n(Self.latencyBottom - top))" fill="\##(over ? "#dc2626" : "#0d9488")"><title>\##(Self.escape(title))</title></rect>"##
+        ##"<rect x="\##(n(scale.left + Double(column)))" y="\##(n(top))" width="1" height="\##(n(layout.latencyBottom - top))" fill="\##(over ? "#dc2626" : "#0d9488")"><title>\##(Self.escape(title))</title></rect>"##
       )
     }
     return items
@@ -425,13 +521,14 @@ package struct SVGPlot {
       [
         (box("#93c5fd"), "angle range"), (box("#fdba74"), "preview mask"), (box("#dc2626"), "frame gap"),
         (marker(.stall), "stall"), (line("#0891b2", width: 2), "mirroring decision"),
-        (box("#0d9488"), "latency"), (line("#6b7280", dash: "4 3", width: 1), "its bound"),
+        (line("#334155", width: 1), "frames"),
+        (box("#0d9488"), "latency, % of its bound"), (line("#6b7280", dash: "4 3", width: 1), "its bound"),
       ],
     ]
     var items: [String] = []
     for (row, entries) in rows.enumerated() {
-      var left = Self.plotLeft
-      let y = Self.height - 58 + 20 * Double(row)
+      var left = Layout.plotLeft
+      let y = layout.height - 58 + 20 * Double(row)
       for entry in entries {
         items.append(
           entry.swatch(left, y) + ##"<text x="\##(n(left + 19))" y="\##(n(y + 4))">\##(entry.label)</text>"##)
@@ -448,7 +545,7 @@ package struct SVGPlot {
     String(fixed: Double(duration.rawValue) / 1e6, decimals: 3)
   }
 
-  /// Seconds since the trace's first event, with milliseconds.
+  /// Trace seconds, with milliseconds.
   private func seconds(_ t: Nanoseconds) -> String { String(fixed: scale.seconds(t), decimals: 3) }
 
   /// An angle with at most one decimal.

@@ -9,9 +9,11 @@ enum PlotCommand: Subcommand {
     help: "The SVG file to write ('-' for standard output).")
 
   static let fromOption = CommandDescription.Option(
-    ["--from"], value: "seconds", help: "Start the picture this many seconds after the trace's first event.")
+    ["--from"], value: "seconds",
+    help: "Start the picture at this trace time, in seconds as 'crease replay -f text' prints them.")
   static let toOption = CommandDescription.Option(
-    ["--to"], value: "seconds", help: "End the picture this many seconds after the trace's first event.")
+    ["--to"], value: "seconds",
+    help: "End the picture at this trace time, in seconds as 'crease replay -f text' prints them.")
 
   static let description = CommandDescription(
     name: "plot",
@@ -19,8 +21,9 @@ enum PlotCommand: Subcommand {
     discussion: """
       The hinge angle over time on status bands (closed, partly open, fully open), the
       configuration's boundaries, motion, settle and threshold cues as markers, marks as lines,
-      and a camera lane with masks, gaps, stalls and mirroring decisions. Hover for times and
-      values. A long trace keeps every motion: the angle is drawn as its lowest and highest
+      a camera lane with masks, gaps, stalls and mirroring decisions, a row of frames per stream,
+      and each cue's latency against its bound. Time is the trace's own, in the seconds 'crease
+      replay -f text' prints, over the whole trace. Hover for times and values. A long trace keeps every motion: the angle is drawn as its lowest and highest
       value per pixel column, and markers that would overlap merge.
       """,
     arguments: [
@@ -46,10 +49,13 @@ enum PlotCommand: Subcommand {
     }
     let (summary, recorder) = try replay.run(
       sources, to: .init(cues: DiscardingSink(), diagnostics: streams.error))
-    let plot = SVGPlot(
-      samples: recorder.samples, cues: recorder.cues, bounds: recorder.bounds, configuration: configuration,
-      title: sources[0].name,
-      window: window)
+    if let span = recorder.span, !SVGPlot.window(window, overlaps: span) {
+      let shown = { (t: Nanoseconds) in String(fixed: Double(t.rawValue) / 1e9, decimals: 3) }
+      throw UsageError(
+        "The window asked for (--from/--to) is outside the trace, which spans \(shown(span.lowerBound)) s to "
+          + "\(shown(span.upperBound)) s.")
+    }
+    let plot = SVGPlot(recorder, configuration: configuration, title: sources[0].name, window: window)
     let target = try OutputTarget(path, streams: streams)
     try target.sink.write(plot.svg)
     try target.commit()
