@@ -116,7 +116,7 @@ struct LatencyBudgetTests {
     #expect(run.error.contains("    settle: 300.000 ms\n"))
     #expect(run.error.contains("    progress: 300.000 ms\n"))
     #expect(run.error.contains("    mask: 500.000 ms\n"))
-    #expect(run.error.contains("    stall: 3.0 × nominal frame duration (100.000 ms at 30 fps)\n"))
+    #expect(run.error.contains("    stall: 3.0 × nominal frame duration (video: 100.000 ms)\n"))
     #expect(run.error.contains("    frame gaps: the gap's own length (camera.stall bounds the wait)\n"))
     #expect(run.error.contains("    cue                 count      p50      p90      p99      max  bound\n"))
     #expect(
@@ -125,7 +125,7 @@ struct LatencyBudgetTests {
     #expect(
       run.error.contains(
         "    camera.stall            2  100.000  100.000  100.000  100.000  "
-          + "3.0 × nominal frame duration (100.000 ms at 30 fps) (stall)\n"))
+          + "3.0 × nominal frame duration (video: 100.000 ms) (stall)\n"))
     #expect(run.error.contains("  bounds: every cue within its bound\n"))
     #expect(run.error.contains("camera: 0 frame(s) delivered under a stale mirroring decision"))
   }

@@ -82,3 +82,51 @@ struct SummaryJSONTests {
     #expect(contents(of: "\(directory)/a.json") == contents(of: "\(directory)/b.json"))
   }
 }
+
+/// A stall's bound is `stallFactor` frames of its own stream's rate (SPEC 5): stated per stream
+/// wherever a bound is shown (issue 54, item 3).
+@Suite("Stall bounds per stream rate")
+struct StallBoundTests {
+  /// `synth dropped-frames` at `fps`, written to `directory`, with its summary file.
+  func replayed(fps: Int, in directory: String) throws -> (text: String, summary: String) {
+    let trace = "\(directory)/d\(fps).jsonl"
+    #expect(CreaseRun("synth", "dropped-frames", "--fps", "\(fps)", "-o", trace).status == .success)
+    let summary = "\(directory)/d\(fps).summary.json"
+    let run = CreaseRun("replay", trace, "-o", "/dev/null", "--summary", "--summary-json", summary)
+    #expect(run.status == .success, "\(run.error)")
+    return (run.error, summary)
+  }
+
+  @Test("at 60 fps the summary states a 50 ms stall bound for the stream, in text and JSON")
+  func summary() throws {
+    let directory = temporaryDirectory()
+    let (text, summary) = try replayed(fps: 60, in: directory)
+    #expect(text.contains("    stall: 3.0 × nominal frame duration (video: 50.000 ms)\n"), "\(text)")
+    #expect(!text.contains("at 30 fps"))
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary)))
+        as? [String: Any])
+    let bounds = try #require(json["stallBounds"] as? [[String: Any]])
+    #expect(bounds.count == 1)
+    #expect(bounds.first?["stream"] as? String == "video")
+    #expect(bounds.first?["minNs"] as? Int == 50_000_000 && bounds.first?["maxNs"] as? Int == 50_000_000)
+  }
+
+  @Test("a report of 30 and 60 fps traces draws the stall bound by stream rate, and keeps it per row")
+  func report() throws {
+    let directory = temporaryDirectory()
+    let sixty = try replayed(fps: 60, in: directory).summary
+    let thirty = try replayed(fps: 30, in: directory).summary
+    let html = "\(directory)/report.html"
+    #expect(CreaseRun("report", sixty, thirty, "--html", html).status == .success)
+    #expect(try #require(contents(of: html)).contains(">bound 50–100 ms by stream rate<"))
+    let report = CreaseRun("report", sixty, thirty, "-f", "json").output
+    #expect(report.contains(#""minNs": 50000000"#) && report.contains(#""minNs": 100000000"#))
+    let reportFile = "\(directory)/report.json"
+    try write(report, to: reportFile)
+    #expect(CreaseRun("report", reportFile, "-f", "json").output == report, "a report read back is the same")
+    let alone = "\(directory)/alone.html"
+    #expect(CreaseRun("report", sixty, "--html", alone).status == .success)
+    #expect(try #require(contents(of: alone)).contains(">bound 50 ms by stream rate<"))
+  }
+}

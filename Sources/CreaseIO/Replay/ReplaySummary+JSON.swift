@@ -6,7 +6,7 @@ extension ReplaySummary {
 
   /// The summary as `replay --summary-json` writes it: what made it (``Provenance``), then
   /// everything `--summary` prints, in nanoseconds, plus each cue kind's latency histogram so
-  /// summaries merge exactly.
+  /// summaries merge exactly, and each stalled stream's bound (`stallBounds`).
   ///
   /// Histogram buckets are `[index, count, largest latency]` triples of ``LatencyHistogram``'s
   /// log-linear buckets, in ascending order.
@@ -28,6 +28,16 @@ extension ReplaySummary {
         .init("cues", .array(cues.keys.sorted().map { name in Self.json(cues[name]!) })),
         .init(
           "gaps", .object(GapCause.allCases.map { .init($0.rawValue, .count(gapsByCause[$0] ?? 0)) })),
+        .init(
+          "stallBounds",
+          .array(
+            stallBounds.keys.sorted { $0.rawValue < $1.rawValue }.map { stream in
+              .object([
+                .init("stream", .string(stream.rawValue)),
+                .init("minNs", .integer(stallBounds[stream]!.lowerBound.rawValue)),
+                .init("maxNs", .integer(stallBounds[stream]!.upperBound.rawValue)),
+              ])
+            })),
         .init("staleFrames", .optional(staleFrames, JSONDocument.count)),
         .init("untrackedStreamEvents", .optional(untrackedStreamEvents, JSONDocument.count)),
         .init(

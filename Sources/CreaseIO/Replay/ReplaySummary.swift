@@ -94,6 +94,10 @@ public struct ReplaySummary: Hashable, Sendable {
   public var timing: ReplayTiming?
   /// `camera.gap` cues by cause (gaps are rare: a dictionary costs nothing per event).
   public private(set) var gapsByCause: [GapCause: Int] = [:]
+  /// Per stream that stalled, the least and greatest bound its `camera.stall` cues were judged
+  /// against: `stallFactor` times the stream's own nominal frame duration then (SPEC 5), so a
+  /// 60 fps stream's bound is half a 30 fps one's.
+  public private(set) var stallBounds: [StreamName: ClosedRange<Nanoseconds>] = [:]
 
   /// All sources' counts added up.
   public var total: LineCounts {
@@ -115,8 +119,8 @@ public struct ReplaySummary: Hashable, Sendable {
   /// Takes the cue statistics and pacing of `other`, which recorded the cues this summary did
   /// not (a ``CueSink``'s).
   mutating func takeCues(of other: ReplaySummary) {
-    (cueTable, kindsSeen, gapsByCause, pacing) = (
-      other.cueTable, other.kindsSeen, other.gapsByCause, other.pacing
+    (cueTable, kindsSeen, gapsByCause, stallBounds, pacing) = (
+      other.cueTable, other.kindsSeen, other.gapsByCause, other.stallBounds, other.pacing
     )
   }
 
@@ -131,7 +135,24 @@ public struct ReplaySummary: Hashable, Sendable {
       cueTable[slot] = CueStatistics(name: cue.kind.name, stage: cue.kind.latencyStage)
     }
     cueTable[slot]!.add(cue.latency, bound: bound)
-    if case .cameraGap(_, _, _, _, let cause, _) = cue.kind { gapsByCause[cause, default: 0] += 1 }
+    // The two kinds counted apart are neighbours in `Tag`: one compare for every cue (a switch
+    // over the kind here cost 2 instructions an event, a bit test 4 on binary input).
+    if UInt(bitPattern: slot &- CueKind.Tag.cameraGap.rawValue) <= 1 { countApart(cue, bound: bound) }
+  }
+
+  /// Counts a gap by its cause, and widens a stalled stream's range of bounds to take `bound`.
+  /// - Precondition: `cue` is a `camera.gap` or a `camera.stall`.
+  private mutating func countApart(_ cue: borrowing Cue, bound: Nanoseconds?) {
+    switch cue.kind {
+    case .cameraGap(_, _, _, _, let cause, _):
+      gapsByCause[cause, default: 0] += 1
+    case .cameraStall(let stream):
+      guard let bound else { return }
+      let known = stallBounds[stream] ?? bound...bound
+      stallBounds[stream] = min(known.lowerBound, bound)...max(known.upperBound, bound)
+    default:
+      break
+    }
   }
 
   /// The summary as `replay --summary` prints it, with each stage's latency bound under
@@ -162,7 +183,7 @@ public struct ReplaySummary: Hashable, Sendable {
     }
     let window = Self.milliseconds(configuration.reorderWindow)
     text += "  latency bounds (t - since; emission adds the \(window) ms reorder window):\n"
-    for bound in configuration.latencyBounds { text += "    \(bound.stage.name): \(Self.describe(bound))\n" }
+    for bound in configuration.latencyBounds { text += "    \(bound.stage.name): \(describe(bound))\n" }
     text += cueTable(configuration)
     if let pacing {
       text +=
@@ -215,21 +236,35 @@ public struct ReplaySummary: Hashable, Sendable {
       let statistics = cues[name]!
       text += "    " + line(row)
       text +=
-        "  \(Self.describe(configuration.latencyBound(for: statistics.stage))) (\(statistics.stage.name))"
+        "  \(describe(configuration.latencyBound(for: statistics.stage))) (\(statistics.stage.name))"
       if statistics.overBound > 0 { text += "  <- \(statistics.overBound) OVER THE BOUND" }
       text += "\n"
     }
     return text
   }
 
-  private static func describe(_ bound: LatencyBound) -> String {
+  /// A bound as the summary states it; one in frames with what it came to for each stream that
+  /// stalled (at 30 fps when none did).
+  private func describe(_ bound: LatencyBound) -> String {
     switch bound.limit {
-    case .fixed(let duration): milliseconds(duration) + " ms"
+    case .fixed(let duration): Self.milliseconds(duration) + " ms"
     case .unbounded: "unbounded"
     case .frames(let factor):
-      "\(factor) × nominal frame duration (\(milliseconds(bound.bound()!)) ms at 30 fps)"
+      "\(factor) × nominal frame duration ("
+        + (stallBounds.isEmpty
+          ? "\(Self.milliseconds(bound.bound()!)) ms at 30 fps"
+          : stallBounds.keys.sorted { $0.rawValue < $1.rawValue }.map { stream in
+            "\(stream.rawValue.escapingControlCharacters): \(Self.milliseconds(stallBounds[stream]!))"
+          }.joined(separator: ", ")) + ")"
     case .gapLength: "the gap's own length (camera.stall bounds the wait)"
     }
+  }
+
+  /// A range of durations in milliseconds: one number when it is one.
+  private static func milliseconds(_ range: ClosedRange<Nanoseconds>) -> String {
+    range.lowerBound == range.upperBound
+      ? milliseconds(range.lowerBound) + " ms"
+      : milliseconds(range.lowerBound) + " to " + milliseconds(range.upperBound) + " ms"
   }
 
   private static func milliseconds(_ duration: Nanoseconds) -> String {

@@ -172,6 +172,14 @@ extension FleetReport.Trace {
       .init("overBound", .count(overBound)),
       .init("gaps", .object(zip(GapCause.allCases, gaps).map { .init($0.rawValue, .count($1)) })),
       .init("stalls", .count(stalls)),
+      .init(
+        "stallBounds",
+        .optional(stallBounds) {
+          .object([
+            .init("minNs", .integer($0.lowerBound.rawValue)),
+            .init("maxNs", .integer($0.upperBound.rawValue)),
+          ])
+        }),
       .init("staleFrames", .count(staleFrames)),
       .init("closest", .optional(closest) { .object($0.members) }),
     ])

@@ -34,7 +34,7 @@ extension FleetReport {
       case "reports":
         throw reader.error(
           "a report of several configurations ('crease report --mixed'): give the summaries of one instead")
-      case "total", "end", "gaps", "staleFrames", "bounds", "crease", "configuration":
+      case "total", "end", "gaps", "stallBounds", "staleFrames", "bounds", "crease", "configuration":
         file.members[key] = DocumentReader(try reader.document(), file: file.path, path: key)
       default:
         try reader.skipValue()
@@ -187,6 +187,9 @@ extension FleetReport {
       trace.end = try member("end").string("rule")
       let gaps = try member("gaps")
       trace.gaps = try GapCause.allCases.map { try gaps.integer($0.rawValue) }
+      if let streams = members["stallBounds"] {
+        trace.stallBounds = FleetReport.widest(try streams.elements().map(FleetReport.stallBounds))
+      }
       let stale = try member("staleFrames")
       trace.staleFrames = stale.isNull ? 0 : try stale.integer()
       let violations = summaryViolations.map { Violation(trace: trace.name, cue: $0.cue, count: $0.count) }
@@ -208,6 +211,13 @@ extension FleetReport {
     }
   }
 
+  /// A `{"minNs", "maxNs"}` range of stall bounds (a summary's per stream, a row's per trace).
+  fileprivate static func stallBounds(_ range: DocumentReader) throws -> ClosedRange<Nanoseconds> {
+    let least = Nanoseconds(Int64(try range.integer("minNs")))
+    let greatest = Nanoseconds(Int64(try range.integer("maxNs", atLeast: try range.integer("minNs"))))
+    return least...greatest
+  }
+
   /// A report's row for one trace.
   fileprivate static func trace(row: DocumentReader) throws -> Trace {
     var trace = Trace(name: try row.string("name"))
@@ -220,6 +230,9 @@ extension FleetReport {
     let gaps = try row.member("gaps")
     trace.gaps = try GapCause.allCases.map { try gaps.integer($0.rawValue) }
     trace.stalls = try row.integer("stalls")
+    if row.has("stallBounds"), case let range = try row.member("stallBounds"), !range.isNull {
+      trace.stallBounds = try stallBounds(range)
+    }
     trace.staleFrames = try row.integer("staleFrames")
     let closest = try row.member("closest")
     if !closest.isNull {

@@ -55,6 +55,10 @@ public struct FleetReport: Hashable, Sendable {
     public var gaps = [0, 0, 0]
     /// `camera.stall` cues.
     public var stalls = 0
+    /// The least and greatest bound the trace's stalls were judged against (each stream's
+    /// `stallFactor` × nominal frame duration); `nil` when it had none, or its summary predates
+    /// them.
+    public var stallBounds: ClosedRange<Nanoseconds>?
     /// Frames delivered under a mirroring decision later revised.
     public var staleFrames = 0
     /// The cue kind that came closest to its bound, among ``FleetReport/rankedStages``.
@@ -235,6 +239,16 @@ public struct FleetReport: Hashable, Sendable {
   }
   /// `camera.stall` cues over every trace, saturating.
   public var stalls: Int { traces.reduce(0) { $0.addingSaturated($1.stalls) } }
+  /// The least and greatest bound any trace's stalls were judged against, if any stalled.
+  public var stallBounds: ClosedRange<Nanoseconds>? { Self.widest(traces.compactMap(\.stallBounds)) }
+
+  /// The range that holds every one of `ranges`, or `nil` when there are none.
+  static func widest(_ ranges: [ClosedRange<Nanoseconds>]) -> ClosedRange<Nanoseconds>? {
+    guard let least = ranges.map(\.lowerBound).min(), let greatest = ranges.map(\.upperBound).max() else {
+      return nil
+    }
+    return least...greatest
+  }
   /// Stale frames over every trace, saturating.
   public var staleFrames: Int { traces.reduce(0) { $0.addingSaturated($1.staleFrames) } }
 

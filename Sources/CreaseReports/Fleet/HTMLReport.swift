@@ -9,7 +9,7 @@ public enum HTMLReport {
   /// A fleet report: per cue kind its latency distribution (a cumulative curve) with its bound,
   /// the per-kind table, and the traces closest to their bound.
   public static func page(_ report: FleetReport) -> String {
-    let bounds = Bounds(report.provenance)
+    let bounds = Bounds(report)
     var body = "<h1>Crease fleet report</h1>\n"
     body += paragraph(
       "\(report.traces.count) trace(s), \(report.failed) failed; made by \(Provenance.describe(report.provenance))."
@@ -38,7 +38,7 @@ public enum HTMLReport {
   /// A comparison: the table with each row marked by its verdict, and per cue kind the two
   /// runs' latency distributions over each other.
   public static func page(_ comparison: FleetComparison, base: FleetReport, new: FleetReport) -> String {
-    let bounds = Bounds(new.provenance)
+    let bounds = Bounds(new)
     let regressed = comparison.failures
     var body = "<h1>Crease comparison</h1>\n"
     body += paragraph("Base: \(Provenance.describe(comparison.provenance.base)).")
@@ -112,7 +112,7 @@ public enum HTMLReport {
       names.map { name in
         let stage = sweep.settings.lazy.compactMap { $0.report.kinds[name]?.stage }.first!
         let marker =
-          sweep.settings.count == 1 ? Bounds(sweep.settings[0].report.provenance).marker(for: stage) : nil
+          sweep.settings.count == 1 ? Bounds(sweep.settings[0].report).marker(for: stage) : nil
         return (
           name,
           sweep.settings.compactMap { setting in
@@ -142,21 +142,37 @@ public enum HTMLReport {
   /// Each stage's bound under a report's configuration, as a chart marks it.
   private struct Bounds {
     let configuration: Configuration?
+    /// The least and greatest bound the report's stalls were judged against, by their streams'
+    /// rates.
+    let stallBounds: ClosedRange<Nanoseconds>?
 
-    init(_ provenance: Provenance?) { configuration = try? provenance?.parsedConfiguration() }
+    init(_ report: FleetReport) {
+      configuration = try? report.provenance?.parsedConfiguration()
+      stallBounds = report.stallBounds
+    }
 
     func marker(for stageName: String) -> (x: Double, label: String)? {
       guard let configuration, let stage = LatencyStage.allCases.first(where: { $0.name == stageName }) else {
         return nil
       }
       let bound = configuration.latencyBound(for: stage)
-      // A stall's bound is in frames: drawn at 30 fps, as `--summary` states it.
+      // A stall's bound is in frames of its stream's rate: drawn at the greatest that applied,
+      // with the least beside it when the rates differed; at 30 fps for a summary without them.
+      if case .frames = bound.limit, let stallBounds {
+        let (least, greatest) = (
+          Self.milliseconds(stallBounds.lowerBound), Self.milliseconds(stallBounds.upperBound)
+        )
+        return (
+          greatest,
+          "bound \(least == greatest ? "" : "\(SVGChart.label(least))–")\(SVGChart.label(greatest)) ms by stream rate"
+        )
+      }
       guard let limit = bound.bound(), limit > .zero else { return nil }
       let basis = if case .frames = bound.limit { " at 30 fps" } else { "" }
-      return (
-        Double(limit.rawValue) / 1e6, "bound \(SVGChart.label(Double(limit.rawValue) / 1e6)) ms\(basis)"
-      )
+      return (Self.milliseconds(limit), "bound \(SVGChart.label(Self.milliseconds(limit))) ms\(basis)")
     }
+
+    private static func milliseconds(_ duration: Nanoseconds) -> Double { Double(duration.rawValue) / 1e6 }
   }
 
   /// A chart per cue kind: each run's distribution as a cumulative curve, the bound marked.
