@@ -69,10 +69,10 @@ def tracks(ui):
 def test_the_expected_tracks_per_trace(ui):
     found = tracks(ui)
     hinge = found["open-close.jsonl"]
-    assert {"hinge status", "cues", "hinge angle degrees", "hinge.status"} <= hinge
-    assert "frame gaps" not in hinge
+    assert {"hinge status", "cues", "hinge angle degrees", "latency"} <= hinge
+    assert "frame gaps" not in hinge and not any(track.startswith("frames") for track in hinge)
     camera = found["dropped-frames.jsonl"]
-    assert {"cues", "frame gaps", "camera.gap"} <= camera
+    assert {"cues", "frame gaps", "frames video", "latency"} <= camera
     assert "hinge status" not in camera and "hinge angle degrees" not in camera
     # every-kind's masks are on the stream "video", which dropped-frames also has: a camera cue
     # goes to the trace of its stream's latest frame.
@@ -99,8 +99,26 @@ def test_status_slices_follow_the_commits(single):
     assert rows[-1][2] > 0
 
 
-def test_latency_slices_per_cue_kind_in_the_process(single):
-    rows = single.query("""select t.name, count(*) from slice s join process_track t on s.track_id = t.id
-                           group by 1 order by 1""")
+def test_latency_slices_on_one_track_per_process(single):
+    """Every cue that waited is a `latency` slice on the process's one `latency` track, its
+    kind an argument: slices named by kind made a track per kind, read as the cues."""
+    tracks = single.query("""select distinct t.name from slice s join process_track t on s.track_id = t.id""")
+    assert tracks == [["latency"]]
+    rows = single.query("""select extract_arg(s.arg_set_id, 'args.cue'), count(*)
+                           from slice s join process_track t on s.track_id = t.id group by 1 order by 1""")
     kinds = dict(rows)
     assert kinds["hinge.status"] == 4 and "regions.changed" in kinds
+    assert single.query("select count(*) from slice where name != 'latency' and category = 'latency'") == [[0]]
+
+
+def test_frames_as_instants_on_their_stream(ui):
+    """Each frame of dropped-frames.jsonl is an instant on its stream's `frames video` track,
+    with its pts; the gaps lie between frames."""
+    frames = sum(1 for line in (ROOT / "Traces" / "dropped-frames.jsonl").read_text().splitlines()
+                 if '"kind":"frame"' in line)
+    rows = ui.query("""select p.name, th.name, count(*), min(extract_arg(s.arg_set_id, 'args.ptsNs'))
+                       from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid)
+                       join process p on p.upid = th.upid where s.name = 'frame' group by 1, 2""")
+    dropped = [row for row in rows if row[0].endswith("dropped-frames.jsonl")]
+    assert [row[1:3] for row in dropped] == [["frames video", frames]]
+    assert dropped[0][3] is not None

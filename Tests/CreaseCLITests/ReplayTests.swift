@@ -365,6 +365,28 @@ struct ChromeFormatTests {
     #expect(!statuses.isEmpty && statuses.allSatisfy { $0["pid"] as? Int == 1 })
   }
 
+  @Test("a paced replay stopped by SIGINT midway leaves valid JSON, every slice ended")
+  func pacedAndInterrupted() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: creaseExecutable)
+    // Paced at a fifth of real time, fold-while-recording lasts 13 s: it is stopped midway.
+    process.arguments = ["replay", "--speed", "0.2", "-f", "chrome", tracePath("fold-while-recording.jsonl")]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let first = output.fileHandleForReading.availableData
+    #expect(!first.isEmpty, "the timeline starts at once")
+    usleep(500_000)
+    process.interrupt()
+    let rest = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(
+      process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT,
+      "it ends of the signal")
+    let object = try JSONSerialization.jsonObject(with: first + rest) as? [String: Any]
+    try checkStructure(try #require(object?["traceEvents"] as? [[String: Any]]))
+  }
+
   @Test("the output stays valid JSON when --strict stops early, and is the same every run")
   func strictAndDeterministic() throws {
     try checkStructure(try events("replay", "-f", "chrome", "--strict", tracePath("bad-lines.jsonl")))

@@ -26,6 +26,23 @@ struct CueFormatTests {
   }
 
   @Test(
+    "a gap's and a regression's from and to: nanoseconds in JSON Lines, seconds in text, with their unit in Chrome"
+  )
+  func timeFields() {
+    let gap = Cue(
+      t: 1_400_000_000, since: 1_033_333_333,
+      .cameraGap(
+        stream: "video", from: 1_000_000_000, to: 1_366_666_667, missing: 10, cause: .unexplained, reason: nil
+      ))
+    #expect(encode(gap, .jsonl).contains(#","from":1000000000,"to":1366666667,"missing":10,"#))
+    #expect(encode(gap, .text).contains(" from=1.000000000 to=1.366666667 missing=10 "))
+    #expect(encode(gap, .chrome).contains(#""fromNs":1000000000,"toNs":1366666667,"missing":10"#))
+    let regression = Cue(t: 5, since: 5, .cameraPTSRegression(stream: "video", from: 0, to: -1))
+    #expect(encode(regression, .jsonl).contains(#""from":0,"to":-1}"#))
+    #expect(encode(regression, .text).hasSuffix(" from=0.000000000 to=-0.000000001\n"))
+  }
+
+  @Test(
     "text: every string bare when it is a plain word and quoted otherwise; lists in brackets",
     arguments: [
       (CueKind.mark(label: "phone opening"), #"label="phone opening""#),

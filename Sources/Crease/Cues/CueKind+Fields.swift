@@ -4,8 +4,11 @@ public enum CueFieldValue: Hashable, Sendable {
   case text(String)
   /// One of the format's names, such as a status or a camera.
   case name(String)
-  /// A whole number, such as a pts in nanoseconds or a frame count.
+  /// A whole number, such as a frame count.
   case integer(Int64)
+  /// A time or a pts, in nanoseconds: written as the integer it is where times are nanoseconds
+  /// (JSON Lines), in seconds where `t` is (text), with its unit where a viewer shows it bare.
+  case nanoseconds(Int64)
   /// An angle or a progress value, written with at most 3 decimals.
   case decimal(Double)
   /// A flag, such as `mirrored`.
@@ -60,8 +63,8 @@ extension CueKind {
       body("value", .decimal(value))
     case .cameraGap(let stream, let from, let to, let missing, let cause, let reason):
       body("stream", .text(stream.rawValue))
-      body("from", .integer(from.rawValue))
-      body("to", .integer(to.rawValue))
+      body("from", .nanoseconds(from.rawValue))
+      body("to", .nanoseconds(to.rawValue))
       body("missing", .integer(Int64(missing)))
       body("cause", .name(cause.rawValue))
       if let reason { body("reason", .name(reason.name)) }
@@ -69,8 +72,8 @@ extension CueKind {
       body("stream", .text(stream.rawValue))
     case .cameraPTSRegression(let stream, let from, let to):
       body("stream", .text(stream.rawValue))
-      body("from", .integer(from.rawValue))
-      body("to", .integer(to.rawValue))
+      body("from", .nanoseconds(from.rawValue))
+      body("to", .nanoseconds(to.rawValue))
     case .cameraDirection(let stream, let camera, let facing):
       body("stream", .text(stream.rawValue))
       body("camera", .name(camera.name))

@@ -165,9 +165,10 @@ enum ReplayCommand: Subcommand {
     let output = sink(outputOption) ?? streams.output
     // A run that may have no end (live, looping, paced, or reading a pipe named as a file)
     // is stopped by a signal after its last whole line.
-    // With a summary, the signal stops the replay instead, which then reports what it read.
+    // With a summary, or a Chrome timeline (a JSON document, which must be closed), the signal
+    // stops the replay instead, which then reports what it read and closes the document.
     if options.isLive || options.loops != 1 || sources.contains(where: \.isLive) {
-      if options.wantsSummary {
+      if options.wantsSummary || options.format == .chrome {
         InterruptCleanup.unwindOnStop()
       } else {
         InterruptCleanup.finishLinesOnStop()

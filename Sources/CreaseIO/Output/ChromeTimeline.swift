@@ -11,8 +11,10 @@ import CreaseRecording
 /// - `cues`: every other cue as an instant, its fields and `since` (µs) as arguments;
 /// - `preview mask <stream>`: masks as slices; `frame gaps`: gaps as complete slices from when
 ///   the first missing frame was due;
-/// - every cue with a latency as an async slice from `since` to `t`, on a track of its process
-///   named by the cue's kind (a process-local id).
+/// - `frames <stream>`: each frame's arrival as an instant, its pts (ns) as an argument;
+/// - `latency`: every cue with a latency as an async slice from `since` to `t`, the cue's kind
+///   as an argument, all on one track of its process (a process-local id; slices named by
+///   their kind made a track per kind, read as the cues themselves).
 ///
 /// It is judged by what the Perfetto UI shows (SPEC 3; `Tests/Browser` opens it there): every
 /// slice ends, and nothing of one trace lands outside its process.
@@ -29,6 +31,9 @@ public final class ChromeTimeline {
     case gaps = 3
     case latency = 4
     static let firstMaskTrack: Int64 = 10
+    /// Past every mask track (10 plus a stream's place, under ``StreamBudget/maximumStreams``),
+    /// and a 32-bit thread id, as the Perfetto UI reads one.
+    static let firstFrameTrack: Int64 = 1_000_000
   }
 
   private let sourceNames: [String]
@@ -41,6 +46,11 @@ public final class ChromeTimeline {
   /// Marks read but not yet written, by time and label, with their sources in order.
   private var pendingMarks: [MarkKey: [Int]] = [:]
   private var maskTracks: [StreamName: Int64] = [:]
+  /// The streams with a frame track, in the order of their first frame; those past the budget
+  /// have none.
+  private var frameStreams: [StreamName] = []
+  private var frameTracks: [StreamName: Int64] = [:]
+  private var frameBudget = StreamBudget()
   /// The stream of each mask track, by track from ``Track/firstMaskTrack`` on.
   private var maskStreams: [StreamName] = []
   /// Per process, the name of the status slice open since a commit: its end repeats it, as the
@@ -66,7 +76,8 @@ public final class ChromeTimeline {
   public static let prologue = Array(#"{"displayTimeUnit":"ms","traceEvents":["#.utf8) + [UInt8(ascii: "\n")]
 
   /// Notes an input event from `source` (for attribution) and writes what the timeline shows of
-  /// it: a hinge delivery as a sample of the `hinge angle` counter.
+  /// it: a hinge delivery as a sample of the `hinge angle` counter, a frame as an instant on its
+  /// stream's frame track.
   public func note(_ event: Event, from source: Int, into output: inout [UInt8]) {
     latest = max(latest, event.t)
     switch event.payload {
@@ -75,7 +86,9 @@ public final class ChromeTimeline {
       guard let delivery else { return }
       appendCounter(
         "hinge angle", pid: pid(source), t: event.t, key: "degrees", delivery.angle.degrees, to: &output)
-    case .frame(let frame): noteStream(frame.stream, source: source)
+    case .frame(let frame):
+      noteStream(frame.stream, source: source)
+      appendFrame(frame, at: event.t, pid: pid(source), to: &output)
     case .drop(let drop): noteStream(drop.stream, source: source)
     case .input(let stream, _), .streamEnd(let stream): noteStream(stream, source: source)
     case .app, .session, .display: stateSource = source
@@ -196,12 +209,24 @@ public final class ChromeTimeline {
     return track
   }
 
+  /// The track of `stream`'s frames, or `nil` for a stream past the budget.
+  private func frameTrack(_ stream: StreamName) -> Int64? {
+    if let track = frameTracks[stream] { return track }
+    guard frameBudget.admit(stream) else { return nil }
+    let track = Track.firstFrameTrack + Int64(frameStreams.count)
+    frameTracks[stream] = track
+    frameStreams.append(stream)
+    return track
+  }
+
   private func trackName(_ track: Int64) -> String {
     switch Track(rawValue: track) {
     case .cues: "cues"
     case .status: "hinge status"
     case .gaps: "frame gaps"
     case .latency: "latency"
+    case nil where track >= Track.firstFrameTrack:
+      "frames " + frameStreams[Int(track - Track.firstFrameTrack)].rawValue
     case nil: "preview mask " + maskStreams[Int(track - Track.firstMaskTrack)].rawValue
     }
   }
@@ -219,18 +244,34 @@ public final class ChromeTimeline {
     output.append("},\n")
   }
 
-  /// `t - since` as an async slice, named by the cue's kind, in its trace's process: a
-  /// process-local id (`id2.local`) keeps it there, where a plain `id` is global and the
-  /// Perfetto UI put the slices of every merged trace on one shared track per kind.
+  /// `t - since` as an async slice named `latency`, the cue's kind its argument, in its
+  /// trace's process: the Perfetto UI puts async slices of one name on one track, and a
+  /// process-local id (`id2.local`) keeps it in the process, where a plain `id` is global and
+  /// the slices of every merged trace shared one track.
   private func appendLatency(_ cue: Cue, pid: Int, to output: inout [UInt8]) {
     latencyIDs += 1
     for (phase, t) in [("b", cue.since), ("e", cue.t)] {
       Self.appendEventHead(
-        name: cue.kind.name, phase: phase, pid: pid, track: Track.latency.rawValue, t: t, to: &output)
+        name: "latency", phase: phase, pid: pid, track: Track.latency.rawValue, t: t, to: &output)
       output.append(#","cat":"latency","id2":{"local":"#)
       NumberFormatting.appendInteger(Int64(latencyIDs), to: &output)
-      output.append("}},\n")
+      output.append("}")
+      if phase == "b" {
+        output.append(#","args":{"cue":""#)
+        output.append(cue.kind.tag.nameLiteral)
+        output.append(#""}"#)
+      }
+      output.append("},\n")
     }
+  }
+
+  /// A frame's arrival as an instant on its stream's frame track, its pts in nanoseconds.
+  private func appendFrame(_ frame: Frame, at t: Nanoseconds, pid: Int, to output: inout [UInt8]) {
+    guard let track = frameTrack(frame.stream) else { return }
+    appendEvent(name: "frame", phase: "i", pid: pid, track: track, t: t, to: &output)
+    output.append(#","s":"t","args":{"ptsNs":"#)
+    NumberFormatting.appendInteger(frame.pts.nanoseconds.rawValue, to: &output)
+    output.append("}},\n")
   }
 
   private func appendCounter(
@@ -286,8 +327,22 @@ public final class ChromeTimeline {
   private static func appendArguments(_ cue: Cue, into output: inout [UInt8]) {
     output.append(#","args":{"since":"#)
     appendMicroseconds(cue.since, to: &output)
-    CueFormat.appendJSONFields(cue.kind, to: &output)
+    output.append(writingAtMost: CueFormat.jsonFieldsCapacity(cue.kind)) {
+      cue.kind.writeFields(ArgumentFields.self, to: &$0)
+    }
     output.append(UInt8(ascii: "}"))
+  }
+
+  /// A cue's fields as the timeline's arguments: JSON members, a time's key naming its unit
+  /// (`fromNs`), since the viewer shows a number bare.
+  private enum ArgumentFields: CueFieldWriter {
+    static func write(_ key: StaticString, _ value: CueFieldValue, to writer: inout UnsafeByteWriter) {
+      writer.write(#",""#)
+      writer.write(key)
+      if case .nanoseconds = value { writer.write("Ns") }
+      writer.write(#"":"#)
+      CueFormat.writeJSON(value, to: &writer)
+    }
   }
 
   /// Nanoseconds as microseconds with three decimals, exactly.

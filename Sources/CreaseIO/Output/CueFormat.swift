@@ -95,6 +95,8 @@ public enum CueFormat: String, CaseIterable, Sendable {
       case .text(let text), .name(let text):
         capacity += UnsafeByteWriter.jsonStringCapacity(utf8Count: text.utf8.count)
       case .integer: capacity += UnsafeByteWriter.integerCapacity
+      // Room for the unit a viewer's key adds too (``ChromeTimeline``'s `fromNs`).
+      case .nanoseconds: capacity += UnsafeByteWriter.integerCapacity + 2
       case .decimal: capacity += UnsafeByteWriter.decimalCapacity
       case .bool: capacity += 5
       case .names(let names):
@@ -108,7 +110,7 @@ public enum CueFormat: String, CaseIterable, Sendable {
     switch value {
     case .text(let text): writer.writeJSONString(text)
     case .name(let name): writer.writeJSONString(name)
-    case .integer(let integer): writer.writeInteger(integer)
+    case .integer(let integer), .nanoseconds(let integer): writer.writeInteger(integer)
     case .decimal(let decimal): writer.writeDecimal(decimal)
     case .bool(let bool): writer.write(bool ? "true" : "false")
     case .names(let names):
@@ -158,6 +160,9 @@ public enum CueFormat: String, CaseIterable, Sendable {
           appendWord(name, to: &output)
         }
         output.append(UInt8(ascii: "]"))
+      case .nanoseconds(let nanoseconds):
+        // In seconds, as `t` is at the start of the line.
+        NumberFormatting.appendSeconds(nanoseconds, to: &output)
       case .integer, .decimal, .bool:
         output.append(writingAtMost: UnsafeByteWriter.decimalCapacity) { CueFormat.writeJSON(value, to: &$0) }
       }

@@ -72,7 +72,8 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
     summary.pendingTimers = engine.endOfInput?.pendingTimers.count ?? 0
     summary.releasedEarly = engine.releasedEarly
     if !summary.stoppedBySignal { try writeCues() }
-    summary.takeCues(of: try sink.finish(at: summary.endTime ?? latestEvent))
+    // A stopped run ends now: it does not wait, paced, for the end of the trace.
+    summary.takeCues(of: try sink.finish(at: summary.stoppedBySignal ? nil : summary.endTime ?? latestEvent))
     try replay.progress?.finish()
     try diagnostics.reportUnshown(summary.total, lateReported: replay.warnsAboutLateLines || replay.strict)
   }
