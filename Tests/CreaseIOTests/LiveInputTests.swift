@@ -206,6 +206,42 @@ struct ProgressReporterTests {
     #expect(unknownLength.text == "\rcrease: 2.5 s of trace\u{1B}[K")
   }
 
+  @Test("a looping replay shows its pass first; past the first, a paced one no estimate")
+  func passes() throws {
+    let clock = ManualClock()
+    let sink = MemorySink()
+    let progress = ProgressReporter(sink: sink, total: 1000, passes: 3, clock: clock)
+    clock.advance(by: .milliseconds(1000))
+    try progress.update(done: 500, traceTime: .zero, pass: 2)
+    #expect(sink.text == "\rcrease: pass 2 of 3, 50%\u{1B}[K")
+    let endless = MemorySink()
+    let paced = ProgressReporter(sink: endless, total: 1000, measure: .traceTime, passes: .max, clock: clock)
+    clock.advance(by: .milliseconds(1000))
+    try paced.update(done: 500, traceTime: .milliseconds(45_000), pass: 4)
+    #expect(endless.text == "\rcrease: pass 4, 45.0 s of trace\u{1B}[K")
+  }
+
+  @Test("progress counts the bytes taken, not those read ahead: a small file is not done at its first line")
+  func bytesTaken() throws {
+    let text = #"{"t":0,"kind":"mark","label":"a"}"# + "\n" + #"{"t":1,"kind":"mark","label":"b"}"# + "\n"
+    let reader = JSONLinesReader(source: MemorySource(Array(text.utf8)))
+    _ = try reader.next()
+    #expect(reader.bytesTaken == text.utf8.count / 2)
+    _ = try reader.next()
+    #expect(reader.bytesTaken == text.utf8.count)
+    // Read ahead on a second thread, a batch's bytes are shared among its items: halfway through
+    // 10,000 lines (three batches) it has taken about half.
+    let lines = (0..<10_000).map { #"{"t":\#($0),"kind":"mark","label":"a"}"# + "\n" }.joined()
+    let ahead = ReadAheadReader(JSONLinesReader(source: MemorySource(Array(lines.utf8))))
+    var taken: [Int] = []
+    while case .record = try ahead.next() { taken.append(ahead.bytesTaken) }
+    #expect(taken.count == 10_000)
+    #expect(zip(taken, taken.dropFirst()).allSatisfy { $0 <= $1 })
+    #expect(abs(taken[4_999] - lines.utf8.count / 2) < lines.utf8.count / 100)
+    _ = try ahead.next()
+    #expect(ahead.bytesTaken == lines.utf8.count, "all of it at the end")
+  }
+
   @Test("a replay that ends within a second shows nothing")
   func quick() throws {
     let sink = MemorySink()

@@ -176,7 +176,8 @@ enum ReplayCommand: Subcommand {
     }
     let outputs = TraceReplay<Pipeline>.Outputs(
       cues: output, diagnostics: streams.error, rejects: sink(rejectsOption), late: sink(lateOption))
-    replay.progress = progressReporter(for: sources, paced: options.speed != nil, streams: streams)
+    replay.progress = progressReporter(
+      for: sources, paced: options.speed != nil, passes: options.loops, streams: streams)
     let paths = options.traces
     let start = options.timing ? ReplayTiming.Start() : nil
     var summary = try run(
@@ -246,13 +247,15 @@ enum ReplayCommand: Subcommand {
 
   /// Progress on standard error when it is a terminal: trace time for a paced replay, else a
   /// percentage when every input is a regular file (a size to take a share of).
-  static func progressReporter(for sources: [ByteSource], paced: Bool, streams: StandardStreams)
-    -> ProgressReporter?
-  {
+  static func progressReporter(
+    for sources: [ByteSource], paced: Bool, passes: Int, streams: StandardStreams
+  ) -> ProgressReporter? {
     guard (streams.error as? FileSink)?.isTerminal == true else { return nil }
     let sizes = sources.map(\.regularFileSize)
     let total = sizes.allSatisfy { $0 != nil } ? sizes.reduce(0) { $0 + $1! } : nil
-    if paced { return ProgressReporter(sink: streams.error, total: total, measure: .traceTime) }
-    return total.map { ProgressReporter(sink: streams.error, total: $0) }
+    if paced {
+      return ProgressReporter(sink: streams.error, total: total, measure: .traceTime, passes: passes)
+    }
+    return total.map { ProgressReporter(sink: streams.error, total: $0, passes: passes) }
   }
 }

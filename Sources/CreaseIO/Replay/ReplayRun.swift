@@ -92,7 +92,9 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
         // four times a second); one as fast as possible checks every 4,096 lines.
         if let progress = replay.progress, replay.pacer != nil || items % 4096 == 0 {
           let traceTime = (latestEvent ?? .zero) - (firstEvent ?? .zero)
-          try progress.update(done: sources.reduce(0) { $0 + $1.reader.bytesRead }, traceTime: traceTime)
+          try progress.update(
+            done: sources.reduce(0) { $0 + $1.reader.bytesTaken }, traceTime: traceTime,
+            pass: source.loop.pass + 1)
         }
         switch try handle(item, from: source) {
         case .next:

@@ -18,6 +18,8 @@ public final class JSONLinesReader: RecordReader {
   public var position: Int { lines.lineNumber }
   /// Bytes read from the source so far.
   public var bytesRead: Int { lines.bytesRead }
+  /// Bytes of the source taken up to the end of the line last returned.
+  public var bytesTaken: Int { lines.bytesTaken }
   /// Whether a whole line is already in the buffer.
   public var hasBufferedItem: Bool { lines.hasBufferedLine }
   // State behind public getters, stored privately. Tuning: private-storage (Docs/Performance.md).

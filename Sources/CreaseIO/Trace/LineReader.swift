@@ -54,6 +54,9 @@ public final class LineReader {
   private var storedBytesRead = 0
   /// Bytes read from the source so far.
   public var bytesRead: Int { storedBytesRead }
+  /// Bytes of the source taken up to the end of the line last returned: those read less those
+  /// still buffered.
+  public var bytesTaken: Int { storedBytesRead - (end - start) }
   private var storedEndedWithCarriageReturn = false
   /// Whether the line last returned ended with `\r\n` (its `\r` is not in the line), so a copy
   /// of it can be written verbatim.

@@ -34,8 +34,11 @@ public protocol RecordReader: AnyObject, SendableMetatype {
   var source: ByteSource { get }
   /// The line number, or the record number, of the item last returned (`LINE` in diagnostics).
   var position: Int { get }
-  /// Bytes read from the source so far.
+  /// Bytes read from the source so far (a buffer ahead of the items).
   var bytesRead: Int { get }
+  /// Bytes of the source taken up to the end of the item last returned: what a progress report
+  /// counts (the bytes read run ahead by a buffer, a whole small file at once).
+  var bytesTaken: Int { get }
   /// Whether ``next()`` can return without waiting for the source (live input flushes and
   /// advances time before it waits).
   var hasBufferedItem: Bool { get }

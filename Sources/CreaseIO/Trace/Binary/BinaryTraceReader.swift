@@ -19,6 +19,9 @@ public final class BinaryTraceReader: RecordReader {
   private var storedBytesRead = 0
   /// Bytes read from the source so far.
   public var bytesRead: Int { storedBytesRead }
+  /// Bytes of the source taken up to the end of the record last returned: those read less those
+  /// still buffered.
+  public var bytesTaken: Int { storedBytesRead - (end - start) }
   /// Binary records are not copied verbatim; a late one is written out as JSON Lines.
   public let unsafeLine: UnsafeRawBufferPointer? = nil
   /// A binary trace is read in whole records; it has no line terminator of its own.
