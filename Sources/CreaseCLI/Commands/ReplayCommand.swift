@@ -36,6 +36,14 @@ enum ReplayCommand: Subcommand {
   static let threadsOption = CommandDescription.Option(
     ["--threads"], value: "n",
     help: "Run on at most n threads (default 2); 1 when several replays share the cores.")
+  static let cuesOption = CommandDescription.Option(
+    ["--cues"], value: "patterns", completion: .values(CueKind.Tag.allCases.map(\.name)),
+    help:
+      "Write only these cue kinds (comma-separated, * as a wildcard: 'hinge.*,camera.gap'); the summary counts all."
+  )
+  static let exceptOption = CommandDescription.Option(
+    ["--except"], value: "patterns", completion: .values(CueKind.Tag.allCases.map(\.name)),
+    help: "Write every cue kind but these (as --cues; 'hinge.progress').")
   static let latencyBudgetOption = CommandDescription.Option(
     ["--latency-budget"], value: "ms",
     help: "Refuse a configuration whose latency bound (plus the reorder window) exceeds this.")
@@ -50,8 +58,8 @@ enum ReplayCommand: Subcommand {
     arguments: [TraceInputs.traceArgument],
     options: [
       TraceInputs.configOption, formatOption, outputOption, summaryOption, summaryJSONOption, timingOption,
-      strictOption, rejectsOption, lateOption, TraceInputs.speedOption, loopOption, idleAdvanceOption,
-      latencyBudgetOption, threadsOption,
+      cuesOption, exceptOption, strictOption, rejectsOption, lateOption, TraceInputs.speedOption, loopOption,
+      idleAdvanceOption, latencyBudgetOption, threadsOption,
     ])
 
   /// The command line, read and checked whole before any file is touched.
@@ -59,6 +67,8 @@ enum ReplayCommand: Subcommand {
     var traces: [String]
     var configuration: Configuration
     var format: CueFormat
+    /// The cue kinds written (`--cues`, `--except`).
+    var cueFilter: CueFilter
     var summary: Bool
     /// Whether the summary records how long the replay took (`--timing`).
     var timing: Bool
@@ -80,6 +90,7 @@ enum ReplayCommand: Subcommand {
       standardInputIsLive = streams.input.isLive
       configuration = try TraceInputs.configuration(arguments)
       format = try arguments.choice(formatOption, of: CueFormat.self) ?? .jsonl
+      cueFilter = try Self.cueFilter(arguments)
       summary = arguments.flag(summaryOption)
       timing = arguments.flag(timingOption)
       strict = arguments.flag(strictOption)
@@ -130,6 +141,27 @@ enum ReplayCommand: Subcommand {
     /// like any other.
     var isLive: Bool { speed != nil || loops == .max || (traces.contains("-") && standardInputIsLive) }
 
+    /// The kinds `--cues` and `--except` leave written; a pattern that names no kind is a usage
+    /// error with the nearest name.
+    private static func cueFilter(_ arguments: ParsedArguments) throws -> CueFilter {
+      func patterns(_ option: CommandDescription.Option) -> [String]? {
+        arguments.value(option).map {
+          $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+      }
+      for option in [cuesOption, exceptOption] where patterns(option)?.contains("") == true {
+        throw UsageError("'\(option.names.last!)' has an empty pattern: name cue kinds between the commas.")
+      }
+      do {
+        return try CueFilter(including: patterns(cuesOption), excluding: patterns(exceptOption) ?? [])
+      } catch {
+        let option = patterns(cuesOption)?.contains(error.pattern) == true ? cuesOption : exceptOption
+        throw UsageError(
+          "'\(option.names.last!) \(error.pattern)' names no cue kind."
+            + Suggestion.didYouMean(error.pattern, in: CueKind.Tag.allCases.map(\.name)))
+      }
+    }
+
     /// Whether a summary is written, which names each trace by size and digest.
     var wantsSummary: Bool { summary || outputs.contains { $0.option == summaryJSONOption.key } }
   }
@@ -140,6 +172,7 @@ enum ReplayCommand: Subcommand {
     var replay = TraceReplay(configuration: configuration) { Pipeline(configuration: configuration) }
     replay.strict = options.strict
     replay.format = options.format
+    replay.cueFilter = options.cueFilter
     replay.pacer = options.speed.map { Pacer(speed: $0) }
     replay.idleAdvance = options.idleAdvance
     replay.loops = options.loops

@@ -6,11 +6,14 @@ struct ChromeCueSink: CueSink {
   private var output: LineOutput
   private let timeline: ChromeTimeline
   private let staged = CueBatch(capacity: CueWriter.batchSize)
+  private let filter: CueFilter
   private var summary = ReplaySummary(sources: [])
 
-  /// A sink writing the timeline of the traces named `sourceNames` to `output`.
-  init(output: LineOutput, sourceNames: [String]) {
+  /// A sink writing the timeline of the traces named `sourceNames`, with the cues `filter` lets
+  /// through, to `output`.
+  init(output: LineOutput, sourceNames: [String], filter: CueFilter) {
     self.output = output
+    self.filter = filter
     timeline = ChromeTimeline(sourceNames: sourceNames)
   }
 
@@ -29,7 +32,7 @@ struct ChromeCueSink: CueSink {
     let timeline = timeline
     try staged.pass(cuesOf: &engine) { cue, bound in
       summary.record(cue, bound: bound)
-      try output.write(at: cue.t) { timeline.encode(cue, into: &$0) }
+      if filter.writes(cue.kind.tag) { try output.write(at: cue.t) { timeline.encode(cue, into: &$0) } }
     }
   }
 

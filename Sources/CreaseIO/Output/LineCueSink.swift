@@ -5,15 +5,17 @@ import Crease
 struct LineCueSink: CueSink {
   private var output: LineOutput
   private let format: CueFormat
+  private let filter: CueFilter
   /// The cues drained, on their way to the output.
   private let staged = CueBatch(capacity: CueWriter.batchSize)
   private var summary = ReplaySummary(sources: [])
 
-  /// A sink writing to `output` in `format`, a line format.
-  init(output: LineOutput, format: CueFormat) {
+  /// A sink writing the cues `filter` lets through to `output` in `format`, a line format.
+  init(output: LineOutput, format: CueFormat, filter: CueFilter) {
     precondition(format != .chrome, "the Chrome timeline has a sink of its own")
     self.output = output
     self.format = format
+    self.filter = filter
   }
 
   func begin() {}
@@ -28,7 +30,7 @@ struct LineCueSink: CueSink {
   mutating func write<Processor>(cuesOf engine: inout Engine<Processor>) throws {
     try staged.pass(cuesOf: &engine) { cue, bound in
       summary.record(cue, bound: bound)
-      try output.write(cue, in: format)
+      if filter.writes(cue.kind.tag) { try output.write(cue, in: format) }
     }
   }
 

@@ -39,6 +39,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   public var diagnosticStyle = DiagnosticStyle.text
   /// The cue output format.
   public var format = CueFormat.jsonl
+  /// The cue kinds written (`--cues`, `--except`); the summary counts every cue.
+  public var cueFilter = CueFilter.everything
   /// Writes each cue when its trace time comes (`--speed`); `nil` writes as fast as possible.
   public var pacer: Pacer?
   /// How many times to replay the input (`--loop`); trace time continues across loops.
@@ -117,10 +119,10 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       // Reading binary input keeps its thread busy a small part of the time: the cue writer
       // takes turns on it, rather than a third thread on two cores.
       let feeds = openFeeds(sources, as: ReadAheadReader.self, outputs)
-      let writer = try CueWriter(output: output, format: format, on: feeds[0].thread)
+      let writer = try CueWriter(output: output, format: format, filter: cueFilter, on: feeds[0].thread)
       return try run(feeds, sources, sink: writer, reopen: reopen, outputs)
     case .writeBehind:
-      let writer = try CueWriter(output: output, format: format)
+      let writer = try CueWriter(output: output, format: format, filter: cueFilter)
       return try run(
         openFeeds(sources, as: ReaderFeed.self, outputs), sources, sink: writer, reopen: reopen, outputs)
     }
@@ -133,10 +135,12 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   ) throws -> (ReplaySummary, Processor) {
     let feeds = openFeeds(sources, as: Feed.self, outputs)
     if format == .chrome {
-      let sink = ChromeCueSink(output: output, sourceNames: sources.map(\.name))
+      let sink = ChromeCueSink(output: output, sourceNames: sources.map(\.name), filter: cueFilter)
       return try run(feeds, sources, sink: sink, reopen: reopen, outputs)
     }
-    return try run(feeds, sources, sink: LineCueSink(output: output, format: format), reopen: reopen, outputs)
+    return try run(
+      feeds, sources, sink: LineCueSink(output: output, format: format, filter: cueFilter), reopen: reopen,
+      outputs)
   }
 
   private func run<Feed: EventFeed, Sink: CueSink>(

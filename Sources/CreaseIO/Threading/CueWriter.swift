@@ -30,14 +30,17 @@ final class CueWriter: CueSink {
   /// A writer to `output` in `format` (not Chrome, whose timeline the replay's own thread adds
   /// to), on `thread` or, without one, on a thread of its own. Its job is added to the thread
   /// now, ahead of any added later: the replay waits when every batch is full.
-  init(output: LineOutput, format: CueFormat, on thread: JobThread = JobThread(named: "cue writer"))
+  init(
+    output: LineOutput, format: CueFormat, filter: CueFilter,
+    on thread: JobThread = JobThread(named: "cue writer")
+  )
     throws(IOError)
   {
     precondition(format != .chrome, "the Chrome timeline is written on the replay's thread")
     handoff = BatchHandoff(
       batches: (0..<Self.batchCount).map { _ in CueBatch(capacity: Self.batchSize) },
       signal: thread.signal)
-    job = CueWriteJob(output: output, format: format, handoff: handoff)
+    job = CueWriteJob(output: output, format: format, filter: filter, handoff: handoff)
     try thread.add(job)
     self.thread = thread
   }
@@ -102,6 +105,7 @@ final class CueWriter: CueSink {
 private final class CueWriteJob: ThreadJob, @unchecked Sendable {
   private var output: LineOutput
   let format: CueFormat
+  let filter: CueFilter
   private let handoff: BatchHandoff<CueBatch>
   private(set) var summary = ReplaySummary(sources: [])
   private(set) var failure: (any Error)?
@@ -109,9 +113,10 @@ private final class CueWriteJob: ThreadJob, @unchecked Sendable {
   private var done = false
   private var index = 0
 
-  init(output: LineOutput, format: CueFormat, handoff: BatchHandoff<CueBatch>) {
+  init(output: LineOutput, format: CueFormat, filter: CueFilter, handoff: BatchHandoff<CueBatch>) {
     self.output = output
     self.format = format
+    self.filter = filter
     self.handoff = handoff
   }
 
@@ -125,7 +130,7 @@ private final class CueWriteJob: ThreadJob, @unchecked Sendable {
     let batch = handoff.batches[index]
     let isLast = batch.isLast
     do {
-      try Self.write(batch, in: format, to: &output, counting: &summary)
+      try Self.write(batch, in: format, filter: filter, to: &output, counting: &summary)
       if isLast { try output.flush() }
     } catch {
       failure = error
@@ -142,12 +147,12 @@ private final class CueWriteJob: ThreadJob, @unchecked Sendable {
   /// Writes and counts the cues of `batch`. The output and the summary come in as `inout`
   /// arguments, checked once a batch. Tuning: inout-state.
   private static func write(
-    _ batch: CueBatch, in format: CueFormat, to output: inout LineOutput,
+    _ batch: CueBatch, in format: CueFormat, filter: CueFilter, to output: inout LineOutput,
     counting summary: inout ReplaySummary
   ) throws {
     while let (cue, bound) = batch.takeFirst() {
       summary.record(cue, bound: bound)
-      try output.write(cue, in: format)
+      if filter.writes(cue.kind.tag) { try output.write(cue, in: format) }
     }
   }
 
