@@ -77,7 +77,10 @@ def test_report_page(chromium, tmp_path):
     crease("report", *sorted((tmp_path / "fleet").glob("*.summary.json")), "--html", tmp_path / "report.html")
     opened(chromium, tmp_path / "report.html", "report.png")
     shown = charts(chromium, "latency")
-    assert [chart[0] for chart in shown] == [kind["cue"] for kind in report["cues"]]
+    # Kinds whose every latency is 0 get one line together, not an empty chart each.
+    assert [chart[0] for chart in shown] == [kind["cue"] for kind in report["cues"] if kind["maxNs"] > 0]
+    instant = chromium.find_element("css selector", "p.instant").text
+    assert all(kind["cue"] in instant for kind in report["cues"] if kind["maxNs"] == 0)
     assert all(chart[1] == 1 and chart[4] > 300 for chart in shown), "one visible curve per chart"
     bounds = {chart[0]: chart[2] for chart in shown}
     assert bounds["hinge.status"] == "bound 150 ms" and bounds["camera.mask"] == "bound 500 ms"
@@ -110,9 +113,21 @@ def test_compare_page(chromium, tmp_path):
         assert row[2:4] == [str(cue["base"]["count"]), str(cue["new"]["count"])]
         assert [row[5], row[6]] == [ms(cue["base"]["p50Ns"]), ms(cue["new"]["p50Ns"])]
     shown = charts(chromium, "latency")
-    assert [chart[0] for chart in shown] == [cue["cue"] for cue in comparison["cues"]]
+    # The kinds that failed the gate first, marked; then the rest that have a latency.
+    failed = [cue["cue"] for cue in comparison["cues"] if cue["verdict"] not in ("unchanged", "improved")]
+    assert failed and [chart[0] for chart in shown][:len(failed)] == failed
+    marked = chromium.execute_script("return [...document.querySelectorAll('figure.regressed')].map(f => f.dataset.cue)")
+    assert marked == failed
     assert all(chart[1] == 2 for chart in shown), "base and new drawn over each other"
     assert "Regressed past 5.0 %" in chromium.find_element("css selector", "p.verdict").text
+    # The base's bound beside the new one where the configuration moved it: compare's first
+    # file is the base, here the run with a 100 ms maximum wait; the new one has 150 ms.
+    labels = chromium.execute_script(
+        "return [...document.querySelectorAll('figure[data-cue=\"hinge.status\"] .bound-label')].map(t => t.textContent)")
+    assert labels == ["bound 150 ms", "base bound 100 ms"]
+    # The page keeps inside 1,400 px: the table's headers and names wrap.
+    chromium.set_window_size(1400, 900)
+    assert chromium.execute_script("return document.documentElement.scrollWidth") <= 1400
 
 
 def test_sweep_page(chromium, tmp_path):
@@ -134,6 +149,37 @@ def test_sweep_page(chromium, tmp_path):
     # Instant cues change with nothing swept: no trade-off to draw.
     assert "camera.direction" not in tradeoffs
     distributions = charts(chromium, "latency")
-    kinds = sorted({cue["cue"] for setting in settings for cue in setting["cues"]})
+    kinds = sorted({cue["cue"] for setting in settings for cue in setting["cues"] if cue["maxNs"] > 0})
     assert [chart[0] for chart in distributions] == kinds
     assert all(chart[1] == 6 for chart in distributions if chart[0] == "hinge.status")
+
+
+def test_sweep_of_many_settings(chromium, tmp_path):
+    """Ten settings: ten colours, whole-number count ticks, every point inside its frame, the
+    settings' bound drawn."""
+    values = ",".join(str(value) for value in range(20, 120, 10))
+    arguments = [TRACES[0], "--set", f"hinge.statusDebounceMs={values}"]
+    crease("sweep", *arguments, "--html", tmp_path / "sweep.html")
+    opened(chromium, tmp_path / "sweep.html", "sweep-many.png")
+    colours = chromium.execute_script(
+        "return [...document.querySelectorAll('figure.latency[data-cue=\"hinge.status\"] path.series')]"
+        ".map(p => getComputedStyle(p).stroke)")
+    assert len(colours) == 10 and len(set(colours)) == 10, colours
+    ticks = chromium.execute_script(
+        "return [...document.querySelectorAll('figure.tradeoff[data-cue=\"hinge.status\"] text.tick')]"
+        ".map(t => t.textContent)")
+    assert ticks and all("." not in tick for tick in ticks), ticks
+    inside = chromium.execute_script("""
+        return [...document.querySelectorAll('figure.tradeoff svg')].every(svg => {
+          const frame = svg.getBoundingClientRect();
+          return [...svg.querySelectorAll('circle, text.point')].every(element => {
+            const box = element.getBoundingClientRect();
+            return box.left >= frame.left && box.right <= frame.right && box.top >= frame.top && box.bottom <= frame.bottom;
+          });
+        })""")
+    assert inside, "every point and its label inside the chart"
+    bounds = chromium.execute_script(
+        "return [...document.querySelectorAll('figure.latency[data-cue=\"hinge.status\"] .bound-label')]"
+        ".map(t => t.textContent)")
+    # The debounce leaves the bound (the maximum wait) where it is: one line, every setting named.
+    assert bounds == ["bound 150 ms (20, 30, 40, 50, 60, 70, 80, 90, 100, 110)"], bounds

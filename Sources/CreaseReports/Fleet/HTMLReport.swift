@@ -17,7 +17,7 @@ public enum HTMLReport {
     body += "<h2>Cue latency (t − since)</h2>\n" + report.table.html(id: "kinds")
     body += charts(
       report.kinds.keys.sorted().map { name in
-        (name, [(name, report.kinds[name]!.latencies)], bounds.marker(for: report.kinds[name]!.stage))
+        (name, [(name, report.kinds[name]!.latencies)], bounds.markers(for: report.kinds[name]!.stage), false)
       })
     let closest = report.closestToBound
     if !closest.isEmpty {
@@ -38,7 +38,7 @@ public enum HTMLReport {
   /// A comparison: the table with each row marked by its verdict, and per cue kind the two
   /// runs' latency distributions over each other.
   public static func page(_ comparison: FleetComparison, base: FleetReport, new: FleetReport) -> String {
-    let bounds = Bounds(new)
+    let (bounds, baseBounds) = (Bounds(new), Bounds(base))
     let regressed = comparison.failures
     var body = "<h1>Crease comparison</h1>\n"
     body += paragraph("Base: \(Provenance.describe(comparison.provenance.base)).")
@@ -60,13 +60,20 @@ public enum HTMLReport {
         id: "comparison",
         rowClasses: comparison.rows.map { comparison.fails($0) ? "regressed" : $0.verdict.rawValue })
       + "</div>\n"
+    // The kinds that failed the gate first, each marked on its chart; the base's bound beside
+    // the new one where the configuration moved it.
+    let rows = comparison.rows.filter(comparison.fails) + comparison.rows.filter { !comparison.fails($0) }
     body += charts(
-      comparison.rows.map { row in
+      rows.map { row in
         let runs = [("base", base.kinds[row.name]), ("new", new.kinds[row.name])]
         let kind = new.kinds[row.name] ?? base.kinds[row.name]!
+        let newMarkers = bounds.markers(for: kind.stage)
+        let baseMarkers = baseBounds.markers(for: kind.stage).filter { base in
+          !newMarkers.contains { $0.x == base.x }
+        }.map { (x: $0.x, label: "base " + $0.label) }
         return (
           row.name, runs.compactMap { name, kind in kind.map { (name, $0.latencies) } },
-          bounds.marker(for: kind.stage)
+          newMarkers + baseMarkers, comparison.fails(row)
         )
       })
     return page(title: "Crease comparison", body: body)
@@ -98,27 +105,40 @@ public enum HTMLReport {
             let figures = FleetComparison.Figures(setting.report.kinds[name]!)
             return (x: Double(figures.count), y: Double(figures.latencies[2].rawValue) / 1e6)
           }
+          let series = SVGChart.Series(
+            name: name, points: points, labels: present.map { pointLabel($0.name, in: sweep) }, steps: false)
           let chart = SVGChart(
             title: "\(name): p99 against count", xLabel: "cues (count)", yLabel: "p99 latency (ms)",
-            series: [
-              .init(
-                name: name, points: points, labels: present.map { pointLabel($0.name, in: sweep) },
-                steps: false)
-            ], marker: nil, xFromZero: false)
+            series: [series], xFromZero: false, xIsWhole: true)
           return figure(chart, cue: name, kind: "tradeoff")
         }.joined() + "</div>\n"
     body += "<h2>Latency distributions</h2>\n"
     body += charts(
       names.map { name in
         let stage = sweep.settings.lazy.compactMap { $0.report.kinds[name]?.stage }.first!
-        let marker =
-          sweep.settings.count == 1 ? Bounds(sweep.settings[0].report).marker(for: stage) : nil
+        // Each setting's bound; settings that share one share its line, labelled with them.
+        var bounds: [(marker: (x: Double, label: String), settings: [String])] = []
+        for setting in sweep.settings {
+          for marker in Bounds(setting.report).markers(for: stage) {
+            let label = pointLabel(setting.name, in: sweep)
+            if let index = bounds.firstIndex(where: { $0.marker.x == marker.x }) {
+              bounds[index].settings.append(label)
+            } else {
+              bounds.append((marker, [label]))
+            }
+          }
+        }
+        let markers = bounds.map { bound in
+          sweep.settings.count == 1
+            ? bound.marker
+            : (x: bound.marker.x, label: bound.marker.label + " (\(bound.settings.joined(separator: ", ")))")
+        }
         return (
           name,
           sweep.settings.compactMap { setting in
             setting.report.kinds[name].map { (pointLabel(setting.name, in: sweep), $0.latencies) }
           },
-          marker
+          markers, false
         )
       })
     body += "<h2>Every figure</h2>\n" + sweep.table.html(id: "sweep")
@@ -151,7 +171,12 @@ public enum HTMLReport {
       stallBounds = report.stallBounds
     }
 
-    func marker(for stageName: String) -> (x: Double, label: String)? {
+    /// The stage's bound as a chart marks it: one, or none where the stage has none.
+    func markers(for stageName: String) -> [(x: Double, label: String)] {
+      marker(for: stageName).map { [$0] } ?? []
+    }
+
+    private func marker(for stageName: String) -> (x: Double, label: String)? {
       guard let configuration, let stage = LatencyStage.allCases.first(where: { $0.name == stageName }) else {
         return nil
       }
@@ -175,23 +200,36 @@ public enum HTMLReport {
     private static func milliseconds(_ duration: Nanoseconds) -> Double { Double(duration.rawValue) / 1e6 }
   }
 
-  /// A chart per cue kind: each run's distribution as a cumulative curve, the bound marked.
+  /// A chart per cue kind: each run's distribution as a cumulative curve, the bounds marked, a
+  /// regressed kind's chart marked so. Kinds whose every latency is 0 (instant cues) get a line
+  /// together instead: their charts would be empty.
   private static func charts(
     _ kinds: [(
-      name: String, runs: [(name: String, latencies: LatencyHistogram)], marker: (x: Double, label: String)?
+      name: String, runs: [(name: String, latencies: LatencyHistogram)],
+      markers: [(x: Double, label: String)],
+      regressed: Bool
     )]
   ) -> String {
+    let instant = kinds.filter { kind in
+      !kind.regressed && kind.runs.allSatisfy { $0.latencies.maximum == .zero }
+    }
     var html = "<div class=\"charts\">\n"
-    for kind in kinds {
+    for kind in kinds where !instant.contains(where: { $0.name == kind.name }) {
       let series = kind.runs.map { run in
         SVGChart.Series(name: run.name, points: cumulative(run.latencies), steps: true)
       }
       let chart = SVGChart(
-        title: kind.name, xLabel: "latency t − since (ms)", yLabel: "share of cues ≤ latency", series: series,
-        marker: kind.marker, yMaximum: 1)
-      html += figure(chart, cue: kind.name, kind: "latency")
+        title: kind.name + (kind.regressed ? " — regressed" : ""), xLabel: "latency t − since (ms)",
+        yLabel: "share of cues ≤ latency", series: series, markers: kind.markers, yMaximum: 1)
+      html += figure(chart, cue: kind.name, kind: "latency" + (kind.regressed ? " regressed" : ""))
     }
-    return html + "</div>\n"
+    html += "</div>\n"
+    if !instant.isEmpty {
+      html +=
+        "<p class=\"instant\">Always 0 ms (at the input that makes them), not charted: "
+        + HTMLText.escaped(instant.map(\.name).joined(separator: ", ")) + ".</p>\n"
+    }
+    return html
   }
 
   /// The cumulative share of cues at or below each occupied bucket's largest latency, in ms,
@@ -229,6 +267,8 @@ public enum HTMLReport {
     h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 28px; }
     table { border-collapse: collapse; margin: 8px 0; font-variant-numeric: tabular-nums; }
     th, td { padding: 3px 9px; border-bottom: 1px solid #e3e3e6; text-align: left; white-space: nowrap; }
+    th { white-space: normal; vertical-align: bottom; } td:first-child { white-space: normal; overflow-wrap: anywhere; }
+    .wide { overflow-x: auto; max-width: 1400px; }
     th { background: #f4f4f6; } .number { text-align: right; }
     tr.regressed, tr.added { background: #fde2e1; } tr.improved { background: #dff3e4; }
     .verdict { font-weight: 600; } p.regressed { color: #b3261e; } p.unchanged { color: #1e7b34; }
@@ -240,6 +280,7 @@ public enum HTMLReport {
     svg .bound { stroke: #b3261e; stroke-dasharray: 5 4; stroke-width: 1.5; }
     svg text { font: 11px system-ui, sans-serif; fill: #3c3c43; } svg .title { font-weight: 600; font-size: 13px; }
     svg .bound-label { fill: #b3261e; } svg .point { font-size: 10px; }
+    figure.regressed { border: 2px solid #b3261e; } figure.regressed .title { fill: #b3261e; }
     figcaption { padding: 0 12px 8px; font-size: 12px; } .key { margin-right: 10px; white-space: nowrap; }
     .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; }
     </style>

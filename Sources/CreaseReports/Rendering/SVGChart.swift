@@ -1,5 +1,5 @@
 /// A line chart as inline SVG, for the HTML reports: axes with round ticks, a line per series,
-/// an optional vertical marker (a latency bound), and point labels. No script, no network.
+/// vertical markers (latency bounds), and point labels. No script, no network.
 struct SVGChart {
   /// One line: its name in the legend, and its points in data units.
   struct Series {
@@ -15,28 +15,40 @@ struct SVGChart {
   var xLabel: String
   var yLabel: String
   var series: [Series]
-  /// A dashed vertical line at this x, with its label: the bound.
-  var marker: (x: Double, label: String)?
+  /// Dashed vertical lines, each at its x with its label: the bounds (the new run's and, where
+  /// it differs, the base's; a sweep's settings').
+  var markers: [(x: Double, label: String)] = []
   /// The y axis's top; the data's largest y when `nil`.
   var yMaximum: Double? = nil
-  /// Whether the x axis starts at 0 (a latency) or spans the data alone (a count).
+  /// Whether the x axis starts at 0 (a latency) or spans the data alone (a count), with room
+  /// around it so no point sits on the frame.
   var xFromZero = true
+  /// Whether the x values are whole numbers (counts): ticks at whole numbers only.
+  var xIsWhole = false
 
   static let width = 520.0
   static let height = 260.0
   private static let margin = (left: 62.0, right: 16.0, top: 28.0, bottom: 44.0)
   /// Colour-blind-safe (Okabe–Ito), in series order.
-  private static let colors = [
+  private static let palette = [
     "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999",
   ]
 
+  /// Series `index`'s colour: the palette's, then hues a golden angle apart, so a ninth setting
+  /// does not take the first one's colour.
+  static func color(_ index: Int) -> String {
+    index < palette.count ? palette[index] : "hsl(\((index - palette.count) * 137 % 360), 70%, 38%)"
+  }
+
   /// The chart as an `<svg>` element.
   var svg: String {
-    let xs = series.flatMap { $0.points.map(\.x) } + (marker.map { [$0.x] } ?? [])
+    let xs = series.flatMap { $0.points.map(\.x) } + markers.map(\.x)
     let ys = series.flatMap { $0.points.map(\.y) }
+    let room = max(((xs.max() ?? 1) - (xs.min() ?? 0)) * 0.08, xIsWhole ? 1 : 1e-9)
     let xTicks =
       xFromZero
-      ? Self.ticks(from: 0, to: (xs.max() ?? 1) * 1.05) : Self.ticks(from: xs.min() ?? 0, to: xs.max() ?? 1)
+      ? Self.ticks(from: 0, to: (xs.max() ?? 1) * 1.05, whole: xIsWhole)
+      : Self.ticks(from: (xs.min() ?? 0) - room, to: (xs.max() ?? 1) + room, whole: xIsWhole)
     let yTicks = Self.ticks(from: 0, to: yMaximum ?? (ys.max() ?? 1) * 1.05)
     let (xBottom, xTop, yTop) = (xTicks.first!, xTicks.last!, yTicks.last!)
     let plot = (
@@ -66,14 +78,16 @@ struct SVGChart {
       "<text class=\"axis\" x=\"\(Self.number(x((xBottom + xTop) / 2)))\" y=\"\(Self.number(Self.height - 6))\" text-anchor=\"middle\">\(HTMLText.escaped(xLabel))</text>\n"
     svg +=
       "<text class=\"axis\" transform=\"translate(14 \(Self.number(y(yTop / 2)))) rotate(-90)\" text-anchor=\"middle\">\(HTMLText.escaped(yLabel))</text>\n"
-    if let marker {
+    for (index, marker) in markers.enumerated() {
+      // Labels one under another, each left of its line, or right of it near the left edge.
+      let leftOfLine = x(marker.x) - 4 > Self.margin.left + 120
       svg +=
         "<line class=\"bound\" x1=\"\(Self.number(x(marker.x)))\" y1=\"\(Self.number(y(0)))\" x2=\"\(Self.number(x(marker.x)))\" y2=\"\(Self.number(y(yTop)))\"/>"
       svg +=
-        "<text class=\"bound-label\" x=\"\(Self.number(x(marker.x) - 4))\" y=\"\(Self.number(y(yTop) + 12))\" text-anchor=\"end\">\(HTMLText.escaped(marker.label))</text>\n"
+        "<text class=\"bound-label\" x=\"\(Self.number(x(marker.x) + (leftOfLine ? -4 : 4)))\" y=\"\(Self.number(y(yTop) + 12 + 13 * Double(index)))\" text-anchor=\"\(leftOfLine ? "end" : "start")\">\(HTMLText.escaped(marker.label))</text>\n"
     }
     for (index, line) in series.enumerated() {
-      let color = Self.colors[index % Self.colors.count]
+      let color = Self.color(index)
       var path = ""
       var previous: (x: Double, y: Double)?
       for point in line.points {
@@ -96,9 +110,12 @@ struct SVGChart {
       }
       for key in order where !labels[key]!.names.isEmpty {
         let (point, names) = labels[key]!
+        let text = names.joined(separator: ", ")
+        // Left of its point where it would run past the frame's right edge (about 6 px a letter).
+        let toTheLeft = x(point.x) + 6 + 6 * Double(text.count) > Self.width - Self.margin.right
         svg +=
-          "<text class=\"point\" x=\"\(Self.number(x(point.x) + 6))\" y=\"\(Self.number(y(point.y) - 6))\">"
-        svg += HTMLText.escaped(names.joined(separator: ", ")) + "</text>\n"
+          "<text class=\"point\" x=\"\(Self.number(x(point.x) + (toTheLeft ? -6 : 6)))\" y=\"\(Self.number(y(point.y) - 6))\"\(toTheLeft ? " text-anchor=\"end\"" : "")>"
+        svg += HTMLText.escaped(text) + "</text>\n"
       }
     }
     return svg + "</svg>"
@@ -110,19 +127,19 @@ struct SVGChart {
     guard series.count > 1 else { return "" }
     return "<figcaption>"
       + series.enumerated().map { index, line in
-        "<span class=\"key\"><span class=\"swatch\" style=\"background:\(Self.colors[index % Self.colors.count])\">"
+        "<span class=\"key\"><span class=\"swatch\" style=\"background:\(Self.color(index))\">"
           + "</span>\(HTMLText.escaped(line.name))</span>"
       }.joined(separator: " ") + "</figcaption>"
   }
 
   /// Round ticks covering `bottom` to `top`: steps of 1, 2 or 5 times a power of ten, about
-  /// five of them, from a multiple of the step.
-  static func ticks(from bottom: Double, to top: Double) -> [Double] {
+  /// five of them, from a multiple of the step; whole numbers only when `whole`.
+  static func ticks(from bottom: Double, to top: Double, whole: Bool = false) -> [Double] {
     let bottom = bottom.isFinite ? bottom : 0
     var top = top.isFinite ? top : bottom + 1
     if top <= bottom { top = bottom + Swift.max(abs(bottom) * 0.1, 1) }
     // At most six steps across.
-    let step = TickStep.atLeast((top - bottom) / 6)
+    let step = Swift.max(TickStep.atLeast((top - bottom) / 6), whole ? 1 : 0)
     let first = (bottom / step).rounded(.down)
     var ticks = [first * step]
     while ticks.last! < top { ticks.append((first + Double(ticks.count)) * step) }
