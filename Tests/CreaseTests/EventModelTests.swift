@@ -160,7 +160,7 @@ struct NanosecondsBridgeTests {
 
   @Test("an instant on a clock becomes trace time since an origin, and back")
   func instants() {
-    let origin = TestClock.Instant(offset: .seconds(3))
+    let origin = CreaseTestClock.Instant(offset: .seconds(3))
     let later = origin.advanced(by: .milliseconds(150) + .nanoseconds(7))
     let t = Nanoseconds(at: later, since: origin)
     #expect(t == .milliseconds(150) + Nanoseconds(7))

@@ -76,7 +76,7 @@ struct LiveKnobsTests {
     .timeLimit(.minutes(1)))
   func idleAdvanceKeepsTheWindow() async throws {
     let events = ScriptedEvents()
-    let clock = TestClock()
+    let clock = CreaseTestClock()
     // The configuration's 50 ms window; ticks every 10 ms; the default policy ends on a refusal.
     let consumer = Task {
       var cues: [Cue] = []
@@ -102,7 +102,7 @@ struct LiveKnobsTests {
     .timeLimit(.minutes(1)))
   func idleAdvanceBringsTimers() async throws {
     let events = ScriptedEvents()
-    let clock = TestClock()
+    let clock = CreaseTestClock()
     var configuration = Configuration.default
     configuration.reorderWindow = .milliseconds(8)
     let session = try CreaseSession(configuration: configuration)
@@ -195,8 +195,8 @@ struct LiveKnobsTests {
     input.yield(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed))))
     input.yield(
       Event(t: .milliseconds(100), .hinge(HingeDelivery(angle: .degrees(40), status: .partiallyOpen))))
-    let clock = TestClock()
-    // As in TestClock's documentation.
+    let clock = CreaseTestClock()
+    // As in CreaseTestClock's documentation.
     var cues = events.cues(idleAdvance: .milliseconds(10), clock: clock).makeAsyncIterator()
     let first = try await cues.next()  // the iteration has started and taken the events
     await clock.sleeping()  // its idle ticker waits on the clock

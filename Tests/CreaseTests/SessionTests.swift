@@ -212,7 +212,7 @@ struct SessionTests {
   @Test("with idle advance, trace time follows the clock while no event arrives", .timeLimit(.minutes(1)))
   func asyncIdleAdvance() async throws {
     let (events, input) = AsyncStream<Event>.makeStream()
-    let clock = TestClock()
+    let clock = CreaseTestClock()
     var cues = events.cues(idleAdvance: .milliseconds(10), clock: clock).makeAsyncIterator()
     input.yield(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed))))
     input.yield(

@@ -82,7 +82,7 @@ struct CaptureKitTests {
   @Test("the async cues on a test clock: a quiet hinge still commits, a late event is reported")
   func asyncOnTestClock() async throws {
     let (events, input) = AsyncStream<Event>.makeStream()
-    let clock = TestClock()
+    let clock = CreaseTestClock()
     let refusals = Refusals()
     var cues = events.cues(
       onRefusal: .skip { refusals.add($0) }, idleAdvance: .milliseconds(10), clock: clock

@@ -13,13 +13,14 @@ struct TestClockTests {
 
   @Test("sleepers wake when the test moves the clock to their deadline, in deadline order")
   func wakesInOrder() async throws {
-    let clock = TestClock()
+    let clock = CreaseTestClock()
     let woken = WakeLog()
     try await withThrowingTaskGroup(of: Void.self) { group in
       for (index, milliseconds) in [30, 10, 20].enumerated() {
         group.addTask {
           // Deadlines from the start: a sleeper that starts late finds its deadline passed.
-          try await clock.sleep(until: TestClock.Instant(offset: .milliseconds(milliseconds)), tolerance: nil)
+          try await clock.sleep(
+            until: CreaseTestClock.Instant(offset: .milliseconds(milliseconds)), tolerance: nil)
           woken.add(index)
         }
       }
@@ -31,12 +32,12 @@ struct TestClockTests {
       try await group.waitForAll()
     }
     #expect(woken.order == [1, 2, 0])
-    #expect(clock.now == TestClock.Instant(offset: .milliseconds(30)))
+    #expect(clock.now == CreaseTestClock.Instant(offset: .milliseconds(30)))
   }
 
   @Test("a deadline already passed returns at once; a cancelled sleeper throws")
   func passedAndCancelled() async {
-    let clock = TestClock()
+    let clock = CreaseTestClock()
     clock.advance(by: .seconds(1))
     await #expect(throws: Never.self) { try await clock.sleep(until: .init(offset: .zero), tolerance: nil) }
     let sleeper = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(5)), tolerance: nil) }

@@ -3,6 +3,9 @@ import CreaseLocking
 /// A clock that moves only when a test moves it, for testing code that waits on a clock, such
 /// as the cues of an asynchronous sequence with idle advance (`cues(idleAdvance:clock:)`).
 ///
+/// Named for its package: an app's tests often use swift-clocks too, whose `TestClock` the
+/// unqualified name would clash with (the name before 4.0.0 is kept, deprecated).
+///
 /// Sleepers wake, in deadline order, when ``advance(by:)`` or ``advance(to:)`` reaches their
 /// deadline; a sleeper whose deadline has already passed returns at once, and a cancelled one
 /// throws `CancellationError`. Time in a test is then the test's to set, never the wall
@@ -12,7 +15,7 @@ import CreaseLocking
 /// reads an event is not quiet time after it.
 ///
 /// ```swift
-/// let clock = TestClock()
+/// let clock = CreaseTestClock()
 /// var cues = events.cues(idleAdvance: .milliseconds(10), clock: clock).makeAsyncIterator()
 /// let first = try await cues.next()        // the iteration has started and taken the events
 /// await clock.sleeping()                   // its idle ticker waits on the clock
@@ -20,7 +23,7 @@ import CreaseLocking
 /// var status = try await cues.next()
 /// while let cue = status, cue.kind.tag != .hingeStatus { status = try await cues.next() }
 /// ```
-public final class TestClock: Clock, Sendable {
+public final class CreaseTestClock: Clock, Sendable {
   /// A point on a test clock: the time since the clock was made.
   public struct Instant: InstantProtocol {
     /// The time since the clock started.
@@ -124,3 +127,7 @@ public final class TestClock: Clock, Sendable {
     for sleeper in woken { sleeper.continuation.resume() }
   }
 }
+
+/// The name before 4.0.0, which clashed with swift-clocks' `TestClock` in tests that use both.
+@available(*, deprecated, renamed: "CreaseTestClock")
+public typealias TestClock = CreaseTestClock
