@@ -111,3 +111,51 @@ struct CaptureKitTests {
     func add(_ refusal: RefusedEvent) { state.withLock { $0.append(refusal) } }
   }
 }
+
+/// The screen's side, on the main actor, as an app's view model is written in Swift 6.
+@Suite("An app's screen model on the main actor")
+@MainActor
+struct ScreenModelTests {
+  @Test("a direction update written with camera literals decides the mirroring")
+  func directionLiterals() async throws {
+    let screen = ScreenModel()
+    let events = AsyncStream<Event> { input in
+      input.yield(Event(t: .zero, .input(stream: .video, camera: .virtualFront)))
+      input.yield(
+        Event(t: .zero, .direction(DirectionUpdate(toward: [.outerFront], away: [.innerFront, .backWide]))))
+      input.yield(
+        Event(t: .milliseconds(33), .frame(Frame(pts: PresentationTime(nanoseconds: 0), camera: .outerFront)))
+      )
+      input.finish()
+    }
+    try await screen.run(events)
+    #expect(screen.effects.mirrored == true, "the outer front camera faces the person")
+  }
+
+  @Test("refusals come to the main actor's own state, with no lock")
+  func refusalsOnTheMainActor() async throws {
+    let screen = ScreenModel()
+    let events = AsyncStream<Event> { input in
+      input.yield(Event(t: .milliseconds(200), .hinge(HingeDelivery(angle: .degrees(3), status: .closed))))
+      input.yield(Event(t: .zero, .mark(label: "late")))
+      input.finish()
+    }
+    try await screen.follow(events)
+    #expect(screen.refusals.map(\.event) == [Event(t: .zero, .mark(label: "late"))])
+    #expect(screen.effects.status == .closed)
+  }
+
+  @Test("what the accessory waits for, asked of the session, though eligibility never flipped to say so")
+  func missingConditions() async throws {
+    let screen = ScreenModel()
+    let (events, input) = AsyncStream<Event>.makeStream()
+    let reading = Task { try await screen.run(events) }
+    input.yield(Event(t: .zero, .hinge(HingeDelivery(angle: .degrees(90), status: .partiallyOpen))))
+    input.yield(Event(t: .milliseconds(10), .app(.foreground)))
+    input.yield(Event(t: .milliseconds(20), .session(SessionState(running: true, previewVisible: true))))
+    input.finish()
+    try await reading.value
+    // The status commits after its debounce, which the end of the stream lets run out.
+    #expect(screen.missing == [.innerFullScreen], "only the display is left")
+  }
+}
