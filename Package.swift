@@ -41,7 +41,7 @@ let package = Package(
     // does not); no product of its own.
     .target(name: "CreaseLocking"),
     // For apps' tests: a clock that moves only when the test moves it. No I/O.
-    .target(name: "CreaseTesting", dependencies: ["CreaseLocking"]),
+    .target(name: "CreaseTesting", dependencies: ["Crease", "CreaseRecording", "CreaseLocking"]),
     // The layers of the command's house, each depending only on those above it in this list
     // (Docs/Architecture.md). Bytes, files, sockets, signals and the wall clock.
     .target(name: "CreaseSystem", dependencies: ["Crease", "CreaseRecording", "CreaseLocking"]),

@@ -76,7 +76,8 @@ struct TraceEncoderTests {
   static let escaped = String(repeating: "\u{1}\u{1f}", count: 40)
 
   @Test(
-    "every kind reads back as the same record, exact doubles and CMTime included", arguments: Self.records)
+    "every kind reads back as the same record, by json-c and by TraceDecoder, exact doubles and CMTime included",
+    arguments: Self.records)
   func roundTrip(record: TraceRecord) throws {
     var bytes: [UInt8] = []
     TraceEncoder.encode(record, into: &bytes)
@@ -84,6 +85,8 @@ struct TraceEncoderTests {
     #expect(bytes.dropLast().allSatisfy { $0 != 0x0A }, "one line")
     let line = String(decoding: bytes.dropLast(), as: UTF8.self)
     #expect(try parse(line) == record, "\(line)")
+    // And by the reader an app's tests use, which reads only this spelling.
+    #expect(try TraceDecoder.records(in: bytes) == [record], "\(line)")
   }
 
   @Test("t and kind come first")

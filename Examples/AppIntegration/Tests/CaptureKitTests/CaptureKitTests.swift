@@ -62,6 +62,25 @@ struct CaptureKitTests {
     #expect(refused.first?.reason == .late(behind: .milliseconds(50)))
   }
 
+  @Test("the recording replays, in the test, to the cues the session gave live")
+  func replayRecording() async throws {
+    let model = try CaptureModel(reorderWindow: .zero)
+    for event in Self.opening.sorted(by: { $0.t < $1.t }) {
+      switch event.payload {
+      case .hinge(let delivery?): await model.hinge(delivery.angle, status: delivery.status, at: event.t)
+      case .frame(let frame): await model.frame(frame.pts, camera: .innerFront, at: event.t)
+      default: break
+      }
+    }
+    let recording = await model.recording.joined(separator: "\n") + "\n"
+    let cues = try RecordedTrace.cues(
+      of: Array(recording.utf8), name: "opening.jsonl", configuration: .default)
+    var replayed = PreviewEffects()
+    for cue in cues { replayed.apply(cue) }
+    #expect(replayed.status == .partiallyOpen)
+    #expect(replayed.sides == (await model.effects).sides)
+  }
+
   @Test("the recording stops with the sink's own typed failure; the session goes on")
   func recordingFull() async throws {
     let model = try CaptureModel(recordingLines: 3)
