@@ -85,6 +85,14 @@ enum FuzzChecks {
     let fromText = replay(back.bytes, name: "fuzz.jsonl")
     precondition(fromBinary.cues == fromText.cues, "JSON Lines and binary replay to the same cues")
     checkThreads(bytes, name: "fuzz.jsonl")
+    // An app's reader: any input without a trap, and every line Crease writes read back whole.
+    _ = try? TraceDecoder.records(in: bytes)
+    guard let decoded = try? TraceDecoder.records(in: back.bytes) else {
+      preconditionFailure("TraceDecoder reads every line Crease writes")
+    }
+    var encoded: [UInt8] = []
+    for record in decoded { TraceEncoder.encode(record, into: &encoded) }
+    precondition(encoded == back.bytes, "TraceDecoder's records write the same lines again")
   }
 
   static func binary(_ bytes: [UInt8]) {

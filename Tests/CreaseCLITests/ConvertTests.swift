@@ -45,6 +45,25 @@ struct ConvertTests {
     #expect(contents(of: "\(directory)/b.jsonl") == contents(of: tracePath("synth-day.jsonl")))
   }
 
+  @Test("a header after a record is refused as replay refuses it, not carried into the output")
+  func headerAfterRecords() throws {
+    let directory = temporaryDirectory()
+    let trace = "\(directory)/two.jsonl"
+    try write(
+      #"{"t":0,"kind":"mark","label":"a"}"# + "\n" + #"{"kind":"header","format":"crease-trace","version":1}"#
+        + "\n",
+      to: trace)
+    for format in ["jsonl", "binary"] {
+      let run = CreaseRun("convert", trace, "-o", "-", "--to", format)
+      #expect(run.status == .dataError)
+      #expect(run.error.contains("two.jsonl:2:1: error: a header must be the first record of a trace"))
+      #expect(!run.output.contains("header") || format == "binary")
+    }
+    #expect(
+      CreaseRun("convert", trace, "-o", "-", "--to", "jsonl").output == #"{"t":0,"kind":"mark","label":"a"}"#
+        + "\n")
+  }
+
   @Test("bad lines are reported and skipped; the rest converts")
   func badLines() {
     let directory = temporaryDirectory()

@@ -39,6 +39,12 @@ public enum TraceConverter {
         result.rejected += 1
         try diagnostics.reject(reader, column: column, message)
       case .record(let record):
+        // As every command reads a trace: a header after a record is bad input, not carried on.
+        if case .header = record, result.records > 0 {
+          result.rejected += 1
+          try diagnostics.reject(reader, column: 1, "a header must be the first record of a trace")
+          continue
+        }
         if binary != nil {
           do { try encoder.encode(record, into: &output) } catch {
             result.rejected += 1
