@@ -128,13 +128,13 @@ format:
 # The DocC catalogs of every library product, built from their symbol graphs with warnings as
 # errors (every link resolves, every public type is in a topic); `make lint` counts the doc
 # comments on the same graphs.
-DOC_MODULES = Crease CreaseRecording CreaseSystem CreaseJSON CreaseIO CreaseTesting
+DOC_MODULES = Crease CreaseRecording CreaseRecordingFile CreaseSystem CreaseJSON CreaseIO CreaseTesting
 SYMBOL_GRAPHS = .build/symbol-graphs
 # A build of its own, whose modules write their graphs whenever they compile: an up-to-date
 # build writes none, so the folder is kept between runs.
 symbol-graphs:
 	@mkdir -p $(SYMBOL_GRAPHS)
-	@for target in CreaseIO CreaseTesting; do \
+	@for target in CreaseIO CreaseTesting CreaseRecordingFile; do \
 	  $(SWIFT) build --build-path .build/symbols --target $$target -Xswiftc -emit-symbol-graph \
 	    -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(SYMBOL_GRAPHS) 2>&1 | tail -n 1; done
 docs: symbol-graphs

@@ -19,7 +19,8 @@ let package = Package(
   platforms: [.iOS(.v16), .macOS(.v15), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "Crease", targets: ["Crease"]),
-    .library(name: "CreaseRecording", targets: ["CreaseRecording"]),
+    // The recorder, and its sink to a file (POSIX calls, apart so the recorder does no I/O).
+    .library(name: "CreaseRecording", targets: ["CreaseRecording", "CreaseRecordingFile"]),
     // The replay path with the two layers below it, which it re-exports: what `import CreaseIO`
     // gave in 2.0.0 (Docs/Decisions.md, "The house in layers").
     .library(name: "CreaseIO", targets: ["CreaseIO", "CreaseJSON", "CreaseSystem"]),
@@ -37,6 +38,8 @@ let package = Package(
     ),
     // Recording traces in an app: the trace line writer. No Foundation, no json-c, no I/O.
     .target(name: "CreaseRecording", dependencies: ["Crease"]),
+    // A recorder's sink to a file with POSIX calls: no Foundation, the C library only.
+    .target(name: "CreaseRecordingFile", dependencies: ["CreaseRecording"]),
     // A value behind a pthread lock, which ThreadSanitizer sees (Synchronization's Mutex it
     // does not); no product of its own.
     .target(name: "CreaseLocking"),
@@ -91,7 +94,8 @@ let package = Package(
       name: "CreaseCLITests",
       dependencies: [
         "CreaseCLI", "CreaseIO", "CreaseSystem", "CreaseJSON", "CreaseReports", "CreaseImport",
-        "CreaseScenarioFiles", "CreaseRecording", "Crease", "CreaseSynth",
+        "CreaseScenarioFiles", "CreaseRecording", "CreaseRecordingFile", "CreaseTesting", "Crease",
+        "CreaseSynth",
       ],
       resources: []
     ),

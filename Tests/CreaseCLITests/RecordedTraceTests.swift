@@ -1,6 +1,7 @@
 import Crease
 import CreaseIO
 import CreaseRecording
+import CreaseRecordingFile
 import CreaseTesting
 import Foundation
 import Testing
@@ -43,6 +44,50 @@ struct RecordedTraceTests {
       guard let failure = error as? TraceDecoder.Failure else { return false }
       return failure.line == 2 && failure.column == column && failure.message.contains(message)
         && failure.description.hasPrefix("rec.jsonl:2:\(column): error: ")
+    }
+  }
+}
+
+/// The recorder's sink to a file, as an app on iOS records into its container: POSIX calls, no
+/// Foundation; a file of the same name is never written over.
+@Suite("FileTraceSink: a recording to a file")
+struct FileTraceSinkTests {
+  @Test("a recorder writes to a new file that crease check takes and RecordedTrace replays")
+  func recordToFile() throws {
+    let path = "\(temporaryDirectory())/opening.jsonl"
+    var recorder = try TraceRecorder(
+      sink: try FileTraceSink(creatingFileAt: path), header: TraceHeader(device: "iPhone Fold"))
+    try recorder.hinge(.degrees(2), status: .closed, at: .zero)
+    try recorder.hinge(.degrees(40), status: .partiallyOpen, at: .milliseconds(100))
+    try recorder.finish(at: .milliseconds(600))
+    try recorder.sink.close()
+    let check = CreaseRun("check", path)
+    #expect(check.status == .success, "\(check.error)")
+    let cues = try RecordedTrace.cues(of: Array(try #require(contents(of: path)).utf8), name: path)
+    #expect(cues.contains { $0.kind == .hingeStatus(from: .closed, to: .partiallyOpen) })
+  }
+
+  @Test("a file that is there already is refused, and kept as it was")
+  func existingFile() throws {
+    let path = "\(temporaryDirectory())/mine.jsonl"
+    try write("the user's own\n", to: path)
+    #expect {
+      try FileTraceSink(creatingFileAt: path)
+    } throws: { error in
+      (error as? FileTraceSink.Failure).map { $0.operation == "open" && $0.code == EEXIST } ?? false
+    }
+    #expect(contents(of: path) == "the user's own\n")
+  }
+
+  @Test("a write that fails is the recorder's typed failure, with the sink's error in it")
+  func failedWrite() throws {
+    let sink = FileTraceSink(writingTo: -1)
+    #expect {
+      _ = try TraceRecorder(sink: sink, header: TraceHeader())
+    } throws: { error in
+      guard case .sink(let failure)? = error as? TraceRecorder<FileTraceSink>.Failure else { return false }
+      return failure.operation == "write" && failure.code == EBADF
+        && failure.description.contains("descriptor -1")
     }
   }
 }
