@@ -1,7 +1,9 @@
 import CaptureKit
 import Crease
 import CreaseRecording
+import CreaseRecordingFile
 import CreaseTesting
+import Foundation
 import Synchronization
 import Testing
 
@@ -79,6 +81,19 @@ struct CaptureKitTests {
     for cue in cues { replayed.apply(cue) }
     #expect(replayed.status == .partiallyOpen)
     #expect(replayed.sides == (await model.effects).sides)
+  }
+
+  @Test("a recording to a file in the app's container, read back by the test")
+  func recordToFile() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("opening-\(UUID()).jsonl").path
+    var recorder = try TraceRecorder(
+      sink: try FileTraceSink(creatingFileAt: path), header: TraceHeader(device: "iPhone Fold"))
+    for event in Self.opening.sorted(by: { $0.t < $1.t }) { try recorder.send(event) }
+    try recorder.finish(at: .seconds(1))
+    try recorder.sink.close()
+    let cues = try RecordedTrace.cues(of: Array(try Data(contentsOf: URL(fileURLWithPath: path))), name: path)
+    #expect(cues.contains { $0.kind == .hingeStatus(from: .closed, to: .partiallyOpen) })
+    try FileManager.default.removeItem(atPath: path)
   }
 
   @Test("the recording stops with the sink's own typed failure; the session goes on")
