@@ -112,6 +112,29 @@ struct StallBoundTests {
     #expect(bounds.first?["minNs"] as? Int == 50_000_000 && bounds.first?["maxNs"] as? Int == 50_000_000)
   }
 
+  @Test("past four stalled streams the text gives their range, one line whatever their number")
+  func manyStreams() throws {
+    var frames: [(t: Int, line: String)] = []
+    for stream in 0..<6 {
+      // Frames at 30 or 60 fps (estimated, no rate declared), then silence: each stream stalls.
+      let duration = stream % 2 == 0 ? 33_333_333 : 16_666_667
+      for frame in 0..<20 {
+        let t = frame * duration
+        frames.append((t, #"{"t":\#(t),"kind":"frame","stream":"s\#(stream)","pts":\#(t)}"#))
+      }
+    }
+    let lines =
+      [#"{"kind":"header","format":"crease-trace","version":1}"#]
+      + frames.sorted { $0.t < $1.t }.map(\.line) + [#"{"t":3000000000,"kind":"end"}"#]
+    let trace = "\(temporaryDirectory())/six.jsonl"
+    try write(lines.joined(separator: "\n") + "\n", to: trace)
+    let run = CreaseRun("replay", trace, "-o", "/dev/null", "--summary")
+    #expect(run.status == .success, "\(run.error)")
+    #expect(
+      run.error.contains("    stall: 3.0 × nominal frame duration (6 streams: 50.000 to 99.999 ms)\n"),
+      "\(run.error)")
+  }
+
   @Test("a report of 30 and 60 fps traces draws the stall bound by stream rate, and keeps it per row")
   func report() throws {
     let directory = temporaryDirectory()

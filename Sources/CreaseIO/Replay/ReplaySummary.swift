@@ -244,21 +244,32 @@ public struct ReplaySummary: Hashable, Sendable {
   }
 
   /// A bound as the summary states it; one in frames with what it came to for each stream that
-  /// stalled (at 30 fps when none did).
+  /// stalled (at 30 fps when none did), or past a few streams their range, so a trace of many
+  /// streams keeps the line short (the JSON lists every stream).
   private func describe(_ bound: LatencyBound) -> String {
     switch bound.limit {
-    case .fixed(let duration): Self.milliseconds(duration) + " ms"
-    case .unbounded: "unbounded"
+    case .fixed(let duration): return Self.milliseconds(duration) + " ms"
+    case .unbounded: return "unbounded"
     case .frames(let factor):
-      "\(factor) × nominal frame duration ("
-        + (stallBounds.isEmpty
-          ? "\(Self.milliseconds(bound.bound()!)) ms at 30 fps"
-          : stallBounds.keys.sorted { $0.rawValue < $1.rawValue }.map { stream in
-            "\(stream.rawValue.escapingControlCharacters): \(Self.milliseconds(stallBounds[stream]!))"
-          }.joined(separator: ", ")) + ")"
-    case .gapLength: "the gap's own length (camera.stall bounds the wait)"
+      let applied: String
+      if stallBounds.isEmpty {
+        applied = "\(Self.milliseconds(bound.bound()!)) ms at 30 fps"
+      } else if stallBounds.count > Self.streamsNamed {
+        let least = stallBounds.values.map(\.lowerBound).min()!
+        let greatest = stallBounds.values.map(\.upperBound).max()!
+        applied = "\(stallBounds.count) streams: \(Self.milliseconds(least...greatest))"
+      } else {
+        applied = stallBounds.keys.sorted { $0.rawValue < $1.rawValue }.map { stream in
+          "\(stream.rawValue.escapingControlCharacters): \(Self.milliseconds(stallBounds[stream]!))"
+        }.joined(separator: ", ")
+      }
+      return "\(factor) × nominal frame duration (\(applied))"
+    case .gapLength: return "the gap's own length (camera.stall bounds the wait)"
     }
   }
+
+  /// The most streams whose stall bound the text names one by one.
+  private static let streamsNamed = 4
 
   /// A range of durations in milliseconds: one number when it is one.
   private static func milliseconds(_ range: ClosedRange<Nanoseconds>) -> String {
