@@ -32,6 +32,19 @@ struct HTMLReportTests {
     #expect(!addresses.contains("http:") && !addresses.contains("https:") && !addresses.contains(" src=\""))
   }
 
+  @Test("a sweep of ten bounds draws the least and the greatest, not ten lines a chart")
+  func manyBounds() throws {
+    let html = "\(temporaryDirectory())/sweep.html"
+    let values = stride(from: 60, through: 150, by: 10).map(String.init).joined(separator: ",")
+    let run = CreaseRun(
+      "sweep", tracePath("open-close.jsonl"), "--set", "hinge.statusMaxWaitMs=\(values)", "--html", html)
+    #expect(run.status == .success, "\(run.error)")
+    let page = try #require(contents(of: html))
+    #expect(page.contains(">bound 60 ms (least of 10 bounds)<"))
+    #expect(page.contains(">bound 150 ms (greatest of 10 bounds)<"))
+    #expect(!page.contains(">bound 100 ms"), "no line between")
+  }
+
   @Test("--html onto an input is refused before anything is written")
   func refusesInput() throws {
     let directory = temporaryDirectory()

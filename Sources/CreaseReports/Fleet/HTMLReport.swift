@@ -116,33 +116,42 @@ public enum HTMLReport {
     body += charts(
       names.map { name in
         let stage = sweep.settings.lazy.compactMap { $0.report.kinds[name]?.stage }.first!
-        // Each setting's bound; settings that share one share its line, labelled with them.
-        var bounds: [(marker: (x: Double, label: String), settings: [String])] = []
-        for setting in sweep.settings {
-          for marker in Bounds(setting.report).markers(for: stage) {
-            let label = pointLabel(setting.name, in: sweep)
-            if let index = bounds.firstIndex(where: { $0.marker.x == marker.x }) {
-              bounds[index].settings.append(label)
-            } else {
-              bounds.append((marker, [label]))
-            }
-          }
-        }
-        let markers = bounds.map { bound in
-          sweep.settings.count == 1
-            ? bound.marker
-            : (x: bound.marker.x, label: bound.marker.label + " (\(bound.settings.joined(separator: ", ")))")
-        }
         return (
           name,
           sweep.settings.compactMap { setting in
             setting.report.kinds[name].map { (pointLabel(setting.name, in: sweep), $0.latencies) }
           },
-          markers, false
+          sweepMarkers(sweep, stage: stage), false
         )
       })
     body += "<h2>Every figure</h2>\n" + sweep.table.html(id: "sweep")
     return page(title: "Crease sweep", body: body)
+  }
+
+  /// The most bound lines a sweep's chart draws one by one; past it, the least and the greatest.
+  private static let boundLinesDrawn = 6
+
+  /// Each setting's bound on a sweep's chart: settings that share one share its line, labelled
+  /// with them; more bounds than a chart can tell apart are drawn as their least and greatest.
+  /// - Complexity: O(*s*) in the settings.
+  private static func sweepMarkers(_ sweep: FleetSweep, stage: String) -> [(x: Double, label: String)] {
+    var order: [Double] = []
+    var bounds: [Double: (label: String, settings: [String])] = [:]
+    for setting in sweep.settings {
+      for marker in Bounds(setting.report).markers(for: stage) {
+        if bounds[marker.x] == nil { order.append(marker.x) }
+        bounds[marker.x, default: (marker.label, [])].settings.append(pointLabel(setting.name, in: sweep))
+      }
+    }
+    if sweep.settings.count == 1 { return order.map { ($0, bounds[$0]!.label) } }
+    guard order.count > boundLinesDrawn else {
+      return order.map { x in (x, bounds[x]!.label + " (\(bounds[x]!.settings.joined(separator: ", ")))") }
+    }
+    let (least, greatest) = (order.min()!, order.max()!)
+    return [
+      (least, bounds[least]!.label + " (least of \(order.count) bounds)"),
+      (greatest, bounds[greatest]!.label + " (greatest of \(order.count) bounds)"),
+    ]
   }
 
   /// A setting's short name on a chart: its values (`30/100` for
