@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_TRACE ?= Traces/open-close.jsonl
 BENCH_LINES ?= 1000000
 
-.PHONY: demo test test-deps schemas dask-test browser-test man install deps bench bench-deps lint format docs symbol-graphs example tagged-copy library-cost fuzz test-sanitized
+.PHONY: demo test test-deps schemas dask-test browser-test man install deps bench bench-deps lint format docs symbol-graphs example tagged-copy release availability library-cost fuzz test-sanitized
 
 # The build every SwiftPM user and app gets: no flag changes code generation or turns off a
 # check (SPEC 9). Its speed comes from attributes in the sources (Docs/Decisions.md, "Speed").
@@ -147,14 +147,28 @@ docs: symbol-graphs
 	done
 
 # A copy of this repository's files, committed and tagged with the release's version (the one
-# `crease --version` prints), for packages that depend on Crease by version as an app does.
+# `crease --version` prints), for packages that depend on Crease by version as an app does. With
+# CREASE_FROM_TAG=1, a clone of this repository at that tag instead (`make release` checks it).
 VERSION := $(shell sed -n 's/.*static let creaseVersion = "\(.*\)"/\1/p' Sources/CreaseIO/Replay/Provenance.swift)
 TAGGED_COPY = .build/tagged/crease
 tagged-copy:
 	@rm -rf $(TAGGED_COPY) && mkdir -p $(TAGGED_COPY)
-	@git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t $(TAGGED_COPY) 2>/dev/null || true
-	@cd $(TAGGED_COPY) && git init -q && git add -A && \
-	  git -c user.name=example -c user.email=example@localhost commit -qm "tagged copy" && git tag $(VERSION)
+	@if [ "$(CREASE_FROM_TAG)" = 1 ]; then \
+	  rmdir $(TAGGED_COPY) && git clone -q --branch $(VERSION) "file://$(CURDIR)" $(TAGGED_COPY); \
+	else \
+	  git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t $(TAGGED_COPY) 2>/dev/null || true; \
+	  cd $(TAGGED_COPY) && git init -q && git add -A && \
+	  git -c user.name=example -c user.email=example@localhost commit -qm "tagged copy" && git tag $(VERSION); \
+	fi
+
+# A release: this commit tagged with VERSION once the example builds against it (Scripts/release.sh).
+release:
+	@Scripts/release.sh
+
+# Every module type-checked against the Apple floors Package.swift declares, on Linux
+# (Scripts/check-availability.sh says how).
+availability:
+	@Scripts/check-availability.sh
 
 # An app's package that depends on the tagged copy: it runs the README's library snippet (the
 # block between the example markers), checking what it prints, and its capture model's tests,

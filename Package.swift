@@ -9,14 +9,13 @@ import PackageDescription
 /// link by itself.
 let linksMath: [LinkerSetting] = [.linkedLibrary("m", .when(platforms: [.linux, .android]))]
 
-/// The core (`Crease`) and the recorder (`CreaseRecording`), what an app embeds, need iOS 16 /
-/// macOS 13 (`Duration` and `Clock`); the command and `CreaseIO` use `Synchronization` (`Mutex`,
-/// `Atomic`), macOS 15 — the Mac a developer replays on. SwiftPM sets platforms per package, so
-/// the package says macOS 15 and iOS 16: an iOS app depends on `Crease` and `CreaseRecording`
-/// only (SPEC 8; Docs/Decisions.md, "Platforms").
+/// The lowest floors every product builds for: `Duration` and `Clock` (the core's time) need
+/// iOS 16 and macOS 13. Nothing else needs more: atomics are C's (CAtomicCell), not
+/// Synchronization's (macOS 15, iOS 18). `make availability` type-checks every module against
+/// these floors (Docs/Decisions.md, "Platforms").
 let package = Package(
   name: "Crease",
-  platforms: [.iOS(.v16), .macOS(.v15), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+  platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "Crease", targets: ["Crease"]),
     // The recorder, and its sink to a file (POSIX calls, apart so the recorder does no I/O).
@@ -42,7 +41,9 @@ let package = Package(
     .target(name: "CreaseRecordingFile", dependencies: ["CreaseRecording"]),
     // A value behind a pthread lock, which ThreadSanitizer sees (Synchronization's Mutex it
     // does not); no product of its own.
-    .target(name: "CreaseLocking"),
+    .target(name: "CreaseLocking", dependencies: ["CAtomicCell"]),
+    // C11 atomics for CreaseLocking's AtomicCell: Synchronization's Atomic needs macOS 15.
+    .target(name: "CAtomicCell"),
     // For apps' tests: a clock that moves only when the test moves it. No I/O.
     .target(name: "CreaseTesting", dependencies: ["Crease", "CreaseRecording", "CreaseLocking"]),
     // The layers of the command's house, each depending only on those above it in this list

@@ -1,5 +1,4 @@
 import CreaseLocking
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -41,39 +40,38 @@ package enum InterruptCleanup {
 
   /// The paths registered, as C strings owned by this type; changed under the mutex.
   private static let registered = Locked<[UnsafeMutablePointer<CChar>]>([])
-  /// What the handler walks: the registered paths as a NULL-terminated array. Shared across
-  /// threads by its atomic operations only (the type comment has the proof).
-  nonisolated(unsafe) private static let published = Atomic<
-    UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-  >(nil)
+  /// What the handler walks: the address of the registered paths as a NULL-terminated array,
+  /// 0 for none. Shared across threads by its atomic operations only (the type comment has the
+  /// proof).
+  private static let published = AtomicCell(0)
   /// Handlers running now.
-  private static let readers = Atomic<Int>(0)
+  private static let readers = AtomicCell(0)
   /// Whether the handlers are installed.
   private static let installed = Locked(false)
-  /// Whether a stop signal waits for the run (``finishLinesOnStop()``).
-  private static let finishesLines = Atomic<Bool>(false)
+  /// Whether a stop signal waits for the run (``finishLinesOnStop()``): 1 when it does.
+  private static let finishesLines = AtomicCell(0)
   /// The stop signal received and not yet acted on; 0 for none.
-  private static let stopSignal = Atomic<Int32>(0)
-  /// Whether stop points throw rather than end the process (``unwindOnStop()``).
-  private static let unwinds = Atomic<Bool>(false)
+  private static let stopSignal = AtomicCell(0)
+  /// Whether stop points throw rather than end the process (``unwindOnStop()``): 1 when they do.
+  private static let unwinds = AtomicCell(0)
 
   /// From now on, a stop signal makes the stop points throw ``StopRequested``, for a run that
   /// writes what it did before it ends; implies ``finishLinesOnStop()``.
   package static func unwindOnStop() {
-    unwinds.store(true, ordering: .sequentiallyConsistent)
+    unwinds.store(1)
     finishLinesOnStop()
   }
 
   /// Whether the stop points throw rather than end the process.
-  package static var unwindsOnStop: Bool { unwinds.load(ordering: .relaxed) }
+  package static var unwindsOnStop: Bool { unwinds.relaxedLoad() != 0 }
 
   /// A stop point: when a stop signal came, throws ``StopRequested`` if the run unwinds
   /// (``unwindOnStop()``) and ends the process of the signal otherwise; nothing when none came.
   package static func checkStop() throws(StopRequested) {
-    let signal = stopSignal.load(ordering: .sequentiallyConsistent)
+    let signal = stopSignal.load()
     guard signal != 0 else { return }
     if unwindsOnStop { throw StopRequested() }
-    cleanUp(after: signal)
+    cleanUp(after: Int32(truncatingIfNeeded: signal))
   }
 
   /// From now on, SIGINT, SIGTERM and SIGHUP wait for the run to see ``stopRequested`` (or for
@@ -81,27 +79,25 @@ package enum InterruptCleanup {
   /// lines.
   package static func finishLinesOnStop() {
     installHandlers()
-    finishesLines.store(true, ordering: .sequentiallyConsistent)
+    finishesLines.store(1)
   }
 
   /// Whether a stop signal came that the run has not yet acted on.
-  package static var stopRequested: Bool { stopSignal.load(ordering: .relaxed) != 0 }
+  package static var stopRequested: Bool { stopSignal.relaxedLoad() != 0 }
 
   /// Ends the process of the stop signal received, if one was: the caller has written out what
   /// it had whole.
   package static func stopIfRequested() {
-    let signal = stopSignal.load(ordering: .sequentiallyConsistent)
-    if signal != 0 { cleanUp(after: signal) }
+    let signal = stopSignal.load()
+    if signal != 0 { cleanUp(after: Int32(truncatingIfNeeded: signal)) }
   }
 
   /// Whether the handler only records `signal` for the run: the first stop signal, when lines
   /// are finished on stop. Async-signal-safe: atomics only.
   fileprivate static func deferStop(_ signal: Int32) -> Bool {
-    guard finishesLines.load(ordering: .sequentiallyConsistent),
-      signal == SIGINT || signal == SIGTERM || signal == SIGHUP
+    guard finishesLines.load() != 0, signal == SIGINT || signal == SIGTERM || signal == SIGHUP
     else { return false }
-    return stopSignal.compareExchange(expected: 0, desired: signal, ordering: .sequentiallyConsistent)
-      .exchanged
+    return stopSignal.compareExchange(expected: 0, desired: Int(signal))
   }
 
   /// The signals whose default action ends the process, and which a run may meet.
@@ -147,11 +143,12 @@ package enum InterruptCleanup {
     let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: paths.count + 1)
     for (index, path) in paths.enumerated() { table[index] = path }
     table[paths.count] = nil
-    let old = published.exchange(table, ordering: .sequentiallyConsistent)
+    let old = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>(
+      bitPattern: published.exchange(Int(bitPattern: table)))
     // A handler running now may still be walking `old`; one that starts from here on loads
     // `table`. A handler that ends the process never returns, so this waits only for one that
     // is about to raise its signal.
-    while readers.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
+    while readers.load() != 0 { sched_yield() }
     old?.deallocate()
   }
 
@@ -160,10 +157,10 @@ package enum InterruptCleanup {
       guard !installed else { return }
       installed = true
       // Statics are initialized on first use, behind a lock: never first in the handler.
-      _ = published.load(ordering: .sequentiallyConsistent)
-      _ = readers.load(ordering: .sequentiallyConsistent)
-      _ = finishesLines.load(ordering: .sequentiallyConsistent)
-      _ = stopSignal.load(ordering: .sequentiallyConsistent)
+      _ = published.load()
+      _ = readers.load()
+      _ = finishesLines.load()
+      _ = stopSignal.load()
       var blocked = sigset_t()
       sigemptyset(&blocked)
       for signal in signals {
@@ -182,14 +179,14 @@ package enum InterruptCleanup {
 
   /// Unlinks every published path, then dies of the signal as it would have.
   fileprivate static func cleanUp(after signal: Int32) {
-    readers.add(1, ordering: .sequentiallyConsistent)
-    if var entry = published.load(ordering: .sequentiallyConsistent) {
+    readers.add(1)
+    if var entry = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>(bitPattern: published.load()) {
       while let path = entry.pointee {
         unlink(path)
         entry += 1
       }
     }
-    readers.subtract(1, ordering: .sequentiallyConsistent)
+    readers.add(-1)
     var action = sigaction()
     action.setHandler(nil)
     sigaction(signal, &action, nil)

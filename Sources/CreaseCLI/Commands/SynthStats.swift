@@ -2,7 +2,6 @@ import Crease
 import CreaseIO
 import CreaseLocking
 import CreaseReports
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -26,9 +25,10 @@ final class SynthStats: @unchecked Sendable {
   private let clock = SystemClock()
   private let start: Nanoseconds
   private var next: Nanoseconds
-  private let sent = Atomic<Int>(0)
+  private let sent = AtomicCell(0)
   private let writes: WriteTimes
-  private let stopped = Atomic<Bool>(false)
+  /// 1 once the run has stopped.
+  private let stopped = AtomicCell(0)
   private var watchdog: pthread_t?
 
   /// Starts the watchdog over `output`; lines go to `errors`.
@@ -45,7 +45,7 @@ final class SynthStats: @unchecked Sendable {
 
   /// Reports when the interval has passed: events sent, their rate, and pacing lateness.
   func sent(_ events: Int, pacer: Pacer?) throws {
-    sent.store(events, ordering: .relaxed)
+    sent.relaxedStore(events)
     // The clock is read every 1,024 events unless paced: an unpaced run sends millions a second.
     guard pacer != nil || events % 1024 == 0 else { return }
     let now = clock.now()
@@ -65,7 +65,7 @@ final class SynthStats: @unchecked Sendable {
 
   /// Ends the watchdog, once the run has ended.
   func stop() {
-    stopped.store(true, ordering: .relaxed)
+    stopped.relaxedStore(1)
     if let watchdog { pthread_join(watchdog, nil) }
     watchdog = nil
   }
@@ -75,17 +75,17 @@ final class SynthStats: @unchecked Sendable {
     // Woken every 50 ms at most, to stop soon after the run ends.
     let step = min(interval.rawValue, 50_000_000)
     var waited: Int64 = 0
-    while !stopped.load(ordering: .relaxed) {
+    while stopped.relaxedLoad() == 0 {
       var pause = timespec(tv_sec: Int(step / 1_000_000_000), tv_nsec: Int(step % 1_000_000_000))
       nanosleep(&pause, nil)
       waited += step
       guard waited >= interval.rawValue else { continue }
       waited = 0
-      let since = writes.since.load(ordering: .relaxed)
+      let since = Int64(writes.since.relaxedLoad())
       let now = SystemClock().now().rawValue
       guard since != 0, now - since >= interval.rawValue else { continue }
       let line =
-        "crease synth: \(sent.load(ordering: .relaxed)) events in "
+        "crease synth: \(sent.relaxedLoad()) events in "
         + "\(String(fixed: Double(now - start.rawValue) / 1e9, decimals: 1)) s; the output has taken nothing for "
         + "\(String(fixed: Double(now - since) / 1e9, decimals: 1)) s (its reader is not reading)\n"
       try? errors.withLock { try $0.write(line) }
@@ -95,7 +95,7 @@ final class SynthStats: @unchecked Sendable {
 
 /// When the write in progress started, in wall nanoseconds; 0 while none is.
 private final class WriteTimes: Sendable {
-  let since = Atomic<Int64>(0)
+  let since = AtomicCell(0)
 }
 
 /// A sink that notes when each write starts and ends, for ``SynthStats``'s watchdog.
@@ -116,8 +116,8 @@ private final class TimedSink: ByteSink {
 
   /// Runs `step` with its start noted for the watchdog.
   private func timed(_ step: () throws -> Void) rethrows {
-    writes.since.store(SystemClock().now().rawValue, ordering: .relaxed)
-    defer { writes.since.store(0, ordering: .relaxed) }
+    writes.since.relaxedStore(Int(SystemClock().now().rawValue))
+    defer { writes.since.relaxedStore(0) }
     try step()
   }
 }

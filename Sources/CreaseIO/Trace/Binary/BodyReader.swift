@@ -62,7 +62,10 @@ struct BodyReader {
     let slice = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)])
     // ASCII (stream names, most labels) needs no validation; anything else is checked.
     if slice.allSatisfy({ $0 < 0x80 }) { return String(ascii: slice) }
-    guard let text = String(validating: slice, as: UTF8.self) else {
+    // Decoding puts U+FFFD in place of each ill-formed sequence, so the bytes come back the
+    // same only if they were valid (`String(validating:)` would say so at once: macOS 15).
+    let text = String(decoding: slice, as: UTF8.self)
+    guard text.utf8.elementsEqual(slice) else {
       throw Failure("a string is not valid UTF-8")
     }
     return text
