@@ -154,7 +154,7 @@ TAGGED_COPY = .build/tagged/crease
 tagged-copy:
 	@rm -rf $(TAGGED_COPY) && mkdir -p $(TAGGED_COPY)
 	@if [ "$(CREASE_FROM_TAG)" = 1 ]; then \
-	  rmdir $(TAGGED_COPY) && git clone -q --branch $(VERSION) "file://$(CURDIR)" $(TAGGED_COPY); \
+	  rmdir $(TAGGED_COPY) && git -c advice.detachedHead=false clone -q --branch $(VERSION) "file://$(CURDIR)" $(TAGGED_COPY); \
 	else \
 	  git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t $(TAGGED_COPY) 2>/dev/null || true; \
 	  cd $(TAGGED_COPY) && git init -q && git add -A && \
