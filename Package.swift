@@ -42,8 +42,9 @@ let package = Package(
     // A value behind a pthread lock, which ThreadSanitizer sees (Synchronization's Mutex it
     // does not); no product of its own.
     .target(name: "CreaseLocking", dependencies: ["CAtomicCell"]),
-    // C11 atomics for CreaseLocking's AtomicCell: Synchronization's Atomic needs macOS 15.
-    .target(name: "CAtomicCell"),
+    // C11 atomics for CreaseLocking's AtomicCell (Synchronization's Atomic needs macOS 15): a
+    // header of inline functions behind a module map, nothing to compile on its own.
+    .systemLibrary(name: "CAtomicCell"),
     // For apps' tests: a clock that moves only when the test moves it. No I/O.
     .target(name: "CreaseTesting", dependencies: ["Crease", "CreaseRecording", "CreaseLocking"]),
     // The layers of the command's house, each depending only on those above it in this list

@@ -53,9 +53,6 @@ sed 's/^#ifndef __nonnull$/#undef __nonnull\n#ifndef __nonnull/' \
 cp "$linux/x86_64/glibc.modulemap" "$headers/module.modulemap"
 # tgmath.h refuses the float types clang declares for Apple targets; Crease uses no macro of it.
 sed 's|^#include <tgmath.h>||' "$linux/x86_64/SwiftGlibc.h" >"$headers/SwiftGlibc.h"
-# The package's own C module, as SwiftPM maps it.
-printf 'module CAtomicCell {\n  header "%s"\n  export *\n}\n' \
-  "$PWD/Sources/CAtomicCell/include/CAtomicCell.h" >"$work/CAtomicCell.modulemap"
 json_c=$(pkg-config --cflags-only-I json-c | sed 's/-I//g')
 
 failed=0
@@ -81,7 +78,7 @@ for target in "${targets[@]}"; do
     common=(-target "$target" -module-name "$module" $kind -package-name crease -swift-version 6
       -resource-dir "$toolchain_lib" -I "$interfaces" -I "$headers" -I "$modules_out"
       -I Sources/CJSONC -Xcc -I"$json_c"
-      -Xcc -fmodule-map-file="$work/CAtomicCell.modulemap" -module-cache-path "$work/$target/cache")
+      -I Sources/CAtomicCell -module-cache-path "$work/$target/cache")
     # The module its dependents import, from declarations only; then every body type-checked.
     swiftc "${common[@]}" -emit-module -Xfrontend -experimental-skip-all-function-bodies \
       -emit-module-path "$modules_out/$module.swiftmodule" $sources >/dev/null 2>&1 || true

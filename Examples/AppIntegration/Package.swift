@@ -10,7 +10,7 @@ let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 let package = Package(
   name: "AppIntegration",
   platforms: [.iOS(.v18), .macOS(.v15)],
-  dependencies: [.package(url: "../crease", from: "4.0.0")],
+  dependencies: [.package(url: "../crease", from: "4.1.0")],
   targets: [
     .target(
       name: "CaptureKit",

@@ -7,7 +7,7 @@ import PackageDescription
 // and counts its instructions and heap allocations per event under valgrind.
 let package = Package(
   name: "LibraryCost",
-  dependencies: [.package(url: "../crease", from: "4.0.0")],
+  dependencies: [.package(url: "../crease", from: "4.1.0")],
   targets: [
     .executableTarget(
       name: "LibraryCost",

@@ -10,7 +10,7 @@ import CAtomicCell
 package final class AtomicCell: @unchecked Sendable {
   // Safe to share: `cell` is set once in init and freed in deinit, and every access to the
   // word it points to is one of C's atomic operations.
-  private let cell: OpaquePointer
+  private let cell: UnsafeMutablePointer<crease_atomic_cell>
 
   /// A cell holding `value`.
   package init(_ value: Int) {

@@ -26,37 +26,64 @@ struct TimerSchedulerTests {
     }
   }
 
+  /// A tag that numbers itself, as the pipeline's timers do.
+  struct NumberedTag: DenselyNumberedTimerTag {
+    var denseNumber: Int
+  }
+
   @Test(
     "schedules, re-arms, cancels and fires like a plain list: by due time, then setting order",
     arguments: 0..<30)
   func matchesReference(seed: UInt64) {
+    let tagSpace = [4, 64, 200][Int(seed % 3)]
+    let modes = exercise(seed: seed, tagSpace: tagSpace, tag: { $0 }, value: { $0 })
+    if tagSpace == 200 {
+      #expect(modes == [true, false], "seed \(seed): both ways of finding a timer were used")
+    }
+  }
+
+  @Test(
+    "tags that number themselves: the same order, found by their number and never hashed",
+    arguments: 0..<30)
+  func numberedTagsMatchReference(seed: UInt64) {
+    let tagSpace = [4, 64, 200][Int(seed % 3)]
+    let modes = exercise(
+      seed: seed, tagSpace: tagSpace, tag: { NumberedTag(denseNumber: $0) }, value: \.denseNumber)
+    #expect(modes == [false], "seed \(seed): no dictionary was built")
+  }
+
+  /// Runs phases of mostly scheduling and mostly firing against the reference, checking every
+  /// timer fired and the pending ones at the end; returns whether the scheduler indexed its tags
+  /// in a dictionary at each step.
+  func exercise<Tag: Hashable & Sendable>(seed: UInt64, tagSpace: Int, tag: (Int) -> Tag, value: (Tag) -> Int)
+    -> Set<Bool>
+  {
     var random = SplitMix64(seed: seed)
-    var scheduler = TimerScheduler<Int>()
+    var scheduler = TimerScheduler<Tag>()
     var naive = NaiveTimers()
     var now: Int64 = 0
-    // Phases of mostly scheduling and mostly firing move the count of pending timers across
-    // the limit where the scheduler starts and stops indexing them, both ways.
-    let tagSpace = UInt64([4, 64, 200][Int(seed % 3)])
+    // The phases move the count of pending timers across the limit where the scheduler starts
+    // and stops indexing tags that do not number themselves, both ways.
     var modes: Set<Bool> = []
     for step in 0..<2000 {
-      let tag = Int(random.next() % tagSpace)
+      let number = Int(random.next() % UInt64(tagSpace))
       let filling = step / 250 % 2 == 0
       switch random.next() % 5 {
       case 0, 1,
         2 where filling:
         let due = now + Int64(random.next() % (filling ? 3000 : 30))
-        scheduler.schedule(tag, at: Nanoseconds(due))
-        naive.schedule(tag, due)
+        scheduler.schedule(tag(number), at: Nanoseconds(due))
+        naive.schedule(number, due)
       case 2:
-        scheduler.cancel(tag)
-        naive.cancel(tag)
+        scheduler.cancel(tag(number))
+        naive.cancel(number)
       default:
         now += Int64(random.next() % 8)
         while true {
           let fired = scheduler.popFirst(dueAtOrBefore: Nanoseconds(now))
           let expected = naive.popFirst(dueAtOrBefore: now)
           #expect(
-            fired.map { [$0.tag, Int($0.due.rawValue)] } == expected.map { [$0.tag, Int($0.due)] },
+            fired.map { [value($0.tag), Int($0.due.rawValue)] } == expected.map { [$0.tag, Int($0.due)] },
             "seed \(seed), step \(step)")
           if fired == nil || expected == nil { break }
         }
@@ -64,13 +91,11 @@ struct TimerSchedulerTests {
       #expect(scheduler.nextDue?.rawValue == naive.timers.map(\.due).min(), "seed \(seed), step \(step)")
       modes.insert(scheduler.isIndexed)
     }
-    if tagSpace == 200 {
-      #expect(modes == [true, false], "seed \(seed): both ways of finding a timer were used")
-    }
     #expect(
-      scheduler.pending.map(\.tag)
+      scheduler.pending.map { value($0.tag) }
         == naive.timers.sorted { ($0.due, $0.sequence) < ($1.due, $1.sequence) }.map(\.tag),
       "seed \(seed)")
+    return modes
   }
 }
 

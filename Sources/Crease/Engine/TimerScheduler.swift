@@ -1,10 +1,11 @@
 /// The pending timers of a processor, in trace time.
 ///
-/// A binary heap ordered by (due time, setting order). Once more than 32 timers are pending,
-/// each tag's place in the heap is kept in a dictionary, so scheduling, re-arming, cancelling
-/// and firing are O(log *n*) however many timers a trace sets (a stall timer per stream: a
-/// hostile trace may have a hundred thousand streams). A few timers, the usual case, are found
-/// by comparing tags, which costs less than hashing one. Nothing is allocated once the heap and
+/// A binary heap ordered by (due time, setting order). Each tag's place in the heap is kept so
+/// that scheduling, re-arming, cancelling and firing are O(log *n*) however many timers a trace
+/// sets (a stall timer per stream: a hostile trace may have a hundred thousand streams). A tag
+/// that numbers itself (``DenselyNumberedTimerTag``, as the pipeline's do) keeps its place in an
+/// array by that number: no hashing, however many timers. Any other tag is found by comparing
+/// tags while 32 or fewer are pending, and through a dictionary above that. Nothing is allocated once the heap and
 /// the dictionary have grown to their working size. Scheduling a tag that is already pending
 /// re-arms it. Heap indices and the setting count use wrapping arithmetic, unchecked: an index
 /// stays below the heap's count, and 2^64 settings do not happen.
@@ -30,7 +31,9 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   }
 
   private var heap: [Timer] = []
-  /// Each tag's place in the heap, while `isIndexed`.
+  /// Each numbered tag's place in the heap, by its number; -1 when it is not pending.
+  private var numberedPositions: [Int] = []
+  /// Each tag's place in the heap, while `isIndexed` (tags that do not number themselves).
   private var positions: [Tag: Int] = [:]
   private(set) var isIndexed = false
   private var nextSequence: UInt64 = 0
@@ -55,7 +58,12 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
       if heap.count > 1 { restore(at: index) }
     } else {
       heap.append(timer)
-      if isIndexed {
+      if let number = Self.number(of: tag) {
+        if number >= numberedPositions.count {
+          numberedPositions.append(contentsOf: repeatElement(-1, count: number + 1 - numberedPositions.count))
+        }
+        numberedPositions[number] = heap.count - 1
+      } else if isIndexed {
         positions[tag] = heap.count - 1
       } else if heap.count > Self.indexedAbove {
         for (index, pending) in heap.enumerated() { positions[pending.tag] = index }
@@ -104,11 +112,36 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// Tuning: hot-inline.
   @inline(__always)
   private func index(of tag: Tag) -> Int? {
-    isIndexed ? positions[tag] : heap.firstIndex { $0.tag == tag }
+    if let number = Self.number(of: tag) {
+      guard number < numberedPositions.count, numberedPositions[number] >= 0 else { return nil }
+      return numberedPositions[number]
+    }
+    return isIndexed ? positions[tag] : heap.firstIndex { $0.tag == tag }
+  }
+
+  /// `tag`'s own number, when its type numbers its tags. Tuning: hot-inline (specialized, the
+  /// cast is decided when the scheduler is compiled for its tag type).
+  @inline(__always)
+  private static func number(of tag: Tag) -> Int? {
+    (tag as? any DenselyNumberedTimerTag)?.denseNumber
+  }
+
+  /// Notes that the timer at `index` is there.
+  @inline(__always)
+  private mutating func place(_ index: Int) {
+    if let number = Self.number(of: heap[index].tag) {
+      numberedPositions[number] = index
+    } else if isIndexed {
+      positions[heap[index].tag] = index
+    }
   }
 
   private mutating func remove(at index: Int) {
-    if isIndexed { positions[heap[index].tag] = nil }
+    if let number = Self.number(of: heap[index].tag) {
+      numberedPositions[number] = -1
+    } else if isIndexed {
+      positions[heap[index].tag] = nil
+    }
     let last = heap.removeLast()
     if isIndexed && heap.count <= Self.indexedAbove / 4 {
       positions.removeAll(keepingCapacity: true)
@@ -116,7 +149,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     }
     guard index < heap.count else { return }
     heap[index] = last
-    if isIndexed { positions[last.tag] = index }
+    place(index)
     restore(at: index)
   }
 
@@ -129,34 +162,41 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     }
   }
 
+  // The sifts carry the moving timer in hand and shift the others into its hole, placing it
+  // once at the end: one write and one place update a level, not a swap's two (at 1,000
+  // streams a frame's stall timer sinks ten levels).
+
   private mutating func siftUp(_ start: Int) {
+    let moving = heap[start]
     var index = start
     while index > 0 {
       let parent = (index &- 1) / 2
-      guard Self.firesBefore(heap[index], heap[parent]) else { return }
-      swapAt(index, parent)
+      guard Self.firesBefore(moving, heap[parent]) else { break }
+      heap[index] = heap[parent]
+      place(index)
       index = parent
     }
+    guard index != start else { return }
+    heap[index] = moving
+    place(index)
   }
 
   private mutating func siftDown(_ start: Int) {
+    let moving = heap[start]
     var index = start
     while true {
       let left = 2 &* index &+ 1
-      guard left < heap.count else { return }
+      guard left < heap.count else { break }
       var first = left
       if left &+ 1 < heap.count && Self.firesBefore(heap[left &+ 1], heap[left]) { first = left &+ 1 }
-      guard Self.firesBefore(heap[first], heap[index]) else { return }
-      swapAt(index, first)
+      guard Self.firesBefore(heap[first], moving) else { break }
+      heap[index] = heap[first]
+      place(index)
       index = first
     }
-  }
-
-  private mutating func swapAt(_ a: Int, _ b: Int) {
-    heap.swapAt(a, b)
-    guard isIndexed else { return }
-    positions[heap[a].tag] = a
-    positions[heap[b].tag] = b
+    guard index != start else { return }
+    heap[index] = moving
+    place(index)
   }
 
   /// Debug builds check the heap whole while it is small (tests), so the check stays cheap on a
@@ -167,8 +207,17 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
       guard heap.count <= 64 else { return }
       for (index, timer) in heap.enumerated() {
         assert(!isIndexed || positions[timer.tag] == index, "position of timer \(index)")
+        assert(Self.number(of: timer.tag).map { numberedPositions[$0] == index } ?? true, "place of \(index)")
         if index > 0 { assert(!Self.firesBefore(timer, heap[(index - 1) / 2]), "heap order at \(index)") }
       }
     #endif
   }
+}
+
+/// A timer tag that gives itself a number, so a ``TimerScheduler`` keeps its timer's place in an
+/// array rather than hashing the tag: the cost of a timer stays flat in the number of tags.
+public protocol DenselyNumberedTimerTag: Hashable, Sendable {
+  /// This tag's number: 0 or more, distinct for distinct tags, and dense (the scheduler keeps
+  /// an array as long as the greatest number pending).
+  var denseNumber: Int { get }
 }

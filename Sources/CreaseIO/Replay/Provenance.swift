@@ -7,7 +7,7 @@ import Crease
 /// different debounce settings are different measurements.
 public struct Provenance: Hashable, Sendable {
   /// The version `crease --version` prints and every summary records.
-  public static let creaseVersion = "4.0.0"
+  public static let creaseVersion = "4.1.0"
 
   /// The crease version that made the file.
   public var version: String
