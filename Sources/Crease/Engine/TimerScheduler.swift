@@ -5,9 +5,9 @@
 /// sets (a stall timer per stream: a hostile trace may have a hundred thousand streams). A tag
 /// that numbers itself (``DenselyNumberedTimerTag``, as the pipeline's do) keeps its place in an
 /// array by that number: no hashing, however many timers. Any other tag is found by comparing
-/// tags while 32 or fewer are pending, and through a dictionary above that. Nothing is allocated once the heap and
-/// the dictionary have grown to their working size. Scheduling a tag that is already pending
-/// re-arms it. Heap indices and the setting count use wrapping arithmetic, unchecked: an index
+/// tags while 32 or fewer are pending, and through a dictionary above that. Nothing is
+/// allocated once the heap and its index have grown to their working size. Scheduling a tag
+/// that is already pending re-arms it. Heap indices and the setting count use wrapping arithmetic, unchecked: an index
 /// stays below the heap's count, and 2^64 settings do not happen.
 public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// What happens to a timer still pending when the input ends without an `end` event.
