@@ -111,4 +111,31 @@ struct ByteBoundTests {
     #expect((fields.last ?? .max) < 256 * 1024, "peak RSS \(fields.last ?? -1) KB")
     #expect(contents(of: "\(directory)/late.jsonl")?.split(separator: "\n").count == 20)
   }
+
+  @Test(
+    "a report over many summaries holds a histogram a cue kind, one file open at a time",
+    .enabled(if: !sanitized), .timeLimit(.minutes(2)))
+  func reportOfManySummaries() throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    let replay = CreaseRun(
+      "replay", "-o", "/dev/null", "--summary-json", "\(directory)/s.json", tracePath("synth-day.jsonl"))
+    #expect(replay.status == .success, "\(replay.error)")
+    let names = (0..<400).map { "s\($0).json" }
+    for name in names {
+      try FileManager.default.copyItem(atPath: "\(directory)/s.json", toPath: "\(directory)/\(name)")
+    }
+    // Every summary's seven histograms in every bucket took 426 KB a summary: 170 MB here.
+    let (status, peakKB) = try peakOfCrease(["report", "-f", "json", "-o", "r.json"] + names, in: directory)
+    #expect(status == 0)
+    #expect(peakKB < 48 * 1024, "peak RSS \(peakKB) KB")
+    // Opened one after another: the limit on open files (256 on a Mac by default) is no limit on
+    // the summaries a report takes.
+    let limited = try shell(
+      #"ulimit -n 32 && "$CREASE" report -f json -o limited.json s[0-9]*.json"#, in: directory)
+    #expect(limited.status == 0, "\(limited.output)")
+    #expect(contents(of: "\(directory)/limited.json") == contents(of: "\(directory)/r.json"))
+    let report = CreaseRun(["report", "-f", "json"] + names.map { "\(directory)/\($0)" })
+    #expect(report.output.contains(#""traceCount": 400"#))
+  }
 }

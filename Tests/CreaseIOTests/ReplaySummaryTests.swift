@@ -59,6 +59,40 @@ struct LatencyHistogramTests {
     #expect(left == all, "seed \(seed)")
   }
 
+  @Test("only occupied buckets are kept, whatever order latencies and buckets come in", arguments: 0..<20)
+  func occupiedBucketsInAnyOrder(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    // The reference: every bucket, as the histogram held them before it kept only occupied ones.
+    var reference = [LatencyHistogram.Bucket](
+      repeating: .init(count: 0, maximum: .zero), count: LatencyHistogram.bucketCount)
+    var forwards = LatencyHistogram()
+    var pieces: [(index: Int, bucket: LatencyHistogram.Bucket)] = []
+    for _ in 0..<(1 + Int(random.next() % 300)) {
+      // Runs of one latency (as a kind's cues mostly are), then a jump anywhere.
+      let value = Nanoseconds(Int64(random.next() >> (4 + random.next() % 60)))
+      for _ in 0...(random.next() % 4) {
+        let index = LatencyHistogram.bucket(of: value.rawValue)
+        reference[index].count += 1
+        reference[index].maximum = max(reference[index].maximum, value)
+        forwards.add(value)
+        pieces.append((index, .init(count: 1, maximum: value)))
+      }
+    }
+    var shuffled = LatencyHistogram()
+    for position in pieces.indices.reversed() {
+      pieces.swapAt(position, Int(random.next() % UInt64(position + 1)))
+    }
+    for piece in pieces { shuffled.add(piece.bucket, toBucket: piece.index) }
+    let expected = reference.indices.filter { reference[$0].count > 0 }
+    #expect(forwards.occupiedBuckets.map(\.index) == expected, "seed \(seed)")
+    #expect(forwards.occupiedBuckets.map(\.bucket) == expected.map { reference[$0] }, "seed \(seed)")
+    #expect(shuffled == forwards, "seed \(seed)")
+    #expect(shuffled.hashValue == forwards.hashValue, "seed \(seed)")
+    for percent in [1, 50, 90, 99, 100] {
+      #expect(shuffled.percentile(percent) == forwards.percentile(percent), "seed \(seed), p\(percent)")
+    }
+  }
+
   @Test("an empty histogram reports zero")
   func empty() {
     #expect(LatencyHistogram().percentile(99) == .zero)

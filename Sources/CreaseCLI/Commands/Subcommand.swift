@@ -101,6 +101,17 @@ enum TraceInputs {
     try open(paths, streams: streams, digesting: false).sources
   }
 
+  /// Opens `paths` one after another as ``open(_:streams:)`` does, each handed to `body` and
+  /// let go before the next opens: a command that folds many files as it reads them holds one
+  /// open at a time, whatever the limit on open files.
+  static func forEach(_ paths: [String], streams: StandardStreams, _ body: (ByteSource) throws -> Void) throws
+  {
+    guard paths.filter({ $0 == "-" }).count <= 1 else {
+      throw UsageError("Standard input ('-') can be read only once.")
+    }
+    for path in paths { try body(try open([path], streams: streams)[0]) }
+  }
+
   /// Opens every trace as ``open(_:streams:)`` does, each digested as it is read, for a
   /// summary to name it by size and content.
   static func openDigesting(_ paths: [String], streams: StandardStreams) throws

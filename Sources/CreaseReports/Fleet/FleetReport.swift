@@ -166,55 +166,18 @@ public struct FleetReport: Hashable, Sendable {
   /// - Complexity: O((*t* + *v*) log(*t* + *v*) + *r* × *k* × *b*): rows and violations are put
   ///   in order once, not once a report.
   public static func merging(_ reports: some Sequence<FleetReport>) throws(MixedProvenance) -> FleetReport {
-    let reports = Array(reports)
-    let recorded = reports.compactMap(\.provenance)
-    if let first = recorded.first, let other = recorded.first(where: { $0 != first }) {
-      throw MixedProvenance(first: first, second: other)
-    }
-    return merged(reports, provenance: recorded.first)
+    var accumulator = Accumulator()
+    for report in reports { try accumulator.add(report) }
+    return accumulator.report
   }
 
   /// The reports of `reports`, one per provenance, in the order each first occurs: what
   /// `crease report --mixed` keeps apart. Reports of failed traces alone, which have none,
   /// join the first.
-  public static func mergingByProvenance(_ reports: [FleetReport]) -> [FleetReport] {
-    var groups: [(provenance: Provenance?, reports: [FleetReport])] = []
-    for report in reports where report.provenance != nil {
-      if let index = groups.firstIndex(where: { $0.provenance == report.provenance }) {
-        groups[index].reports.append(report)
-      } else {
-        groups.append((report.provenance, [report]))
-      }
-    }
-    let unattributed = reports.filter { $0.provenance == nil }
-    if groups.isEmpty { groups = [(nil, [])] }
-    groups[0].reports += unattributed
-    return groups.map { merged($0.reports, provenance: $0.provenance) }
-  }
-
-  /// The report of `reports`, all made under `provenance` or under none.
-  private static func merged(_ reports: [FleetReport], provenance: Provenance?) -> FleetReport {
-    var merged = FleetReport()
-    merged.provenance = provenance
-    var traces: [Trace] = []
-    var violations: [Violation] = []
-    for report in reports {
-      traces += report.traces
-      violations += report.violations
-      for (name, kind) in report.kinds {
-        guard var mine = merged.kinds[name] else {
-          merged.kinds[name] = kind
-          continue
-        }
-        mine.latencies.merge(kind.latencies)
-        mine.overBound = mine.overBound.addingSaturated(kind.overBound)
-        mine.traces = mine.traces.addingSaturated(kind.traces)
-        merged.kinds[name] = mine
-      }
-    }
-    merged.traces = canonical(traces)
-    merged.violations = violations.sorted()
-    return merged
+  public static func mergingByProvenance(_ reports: some Sequence<FleetReport>) -> [FleetReport] {
+    var groups = GroupedAccumulator()
+    for report in reports { groups.add(report) }
+    return groups.reports
   }
 
   /// Rows by name; equal names by their JSON bytes, so the order never depends on which report

@@ -35,15 +35,11 @@ enum BatchCommand: Subcommand {
     ],
     options: [TraceInputs.configOption, ReplayCommand.formatOption, directoryOption, jobsOption])
 
-  /// What replaying one trace gave.
+  /// What replaying one trace gave, besides its report (folded into the run's as it comes).
   struct Outcome: Sendable {
     var status: ExitCode
-    /// The trace's report, read back from its summary file's bytes; `nil` when the trace failed
-    /// before it had one.
-    var report: FleetReport?
     /// Diagnostics, written after the batch so traces never interleave.
     var diagnostics: [UInt8]
-    var failure: String?
   }
 
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
@@ -63,16 +59,19 @@ enum BatchCommand: Subcommand {
       outputs.map { ("--directory", "\(directory)/\($0)") }, inputs: traces, streams: streams)
     try makeDirectory(directory)
     let progress = BatchProgress(total: traces.count, streams: streams)
+    // Each trace's report folded in as its replay ends: a batch holds one histogram a cue kind
+    // and a row a trace, not every trace's summary until the last.
+    let fleet = Locked(FleetReport.Accumulator())
     let results = ParallelWork.map(
       count: traces.count, jobs: jobs,
       { index in
         replay(
-          traces[index], configuration: configuration, format: format,
+          traces[index], configuration: configuration, format: format, foldingInto: fleet,
           cues: "\(directory)/\(names[index].cues)", summary: "\(directory)/\(names[index].summary)")
       }, done: { progress.traceDone() })
     progress.finish()
     for result in results { try streams.error.write(result.diagnostics) }
-    let report = try fleetReport(of: traces, results)
+    let report = fleet.withLock(\.report)
     for (name, format) in [("report.json", TextOrJSON.json), ("report.txt", .text)] {
       let file = try ReplacedFile(path: "\(directory)/\(name)")
       try file.sink.write(ReportCommand.rendering(report, as: format))
@@ -84,21 +83,27 @@ enum BatchCommand: Subcommand {
     return results.map(\.status).max { $0.severity < $1.severity } ?? .success
   }
 
-  /// The report of the `outcomes` of replaying `traces`, a failed trace's row where a replay
-  /// failed. The summaries were all made by this run, under one configuration.
-  static func fleetReport(of traces: [String], _ outcomes: some Collection<Outcome>) throws -> FleetReport {
-    try FleetReport.merging(
-      zip(traces, outcomes).map { trace, outcome in
-        outcome.report ?? FleetReport(failed: trace, error: outcome.failure ?? "failed")
-      })
+  /// Replays one trace into its cue and summary files, or, without their paths (`sweep`), into
+  /// its report alone, which is folded into `fleet` (a failed trace's row where it failed).
+  static func replay(
+    _ path: String, configuration: Configuration, format: CueFormat,
+    foldingInto fleet: Locked<FleetReport.Accumulator>, cues: String? = nil, summary: String? = nil
+  ) -> Outcome {
+    let (outcome, report) = replay(
+      path, configuration: configuration, format: format, cues: cues, summary: summary)
+    fleet.withLock { accumulator in
+      do {
+        try accumulator.add(report)
+      } catch {
+        preconditionFailure("the summaries of one run are made under one configuration: \(error)")
+      }
+    }
+    return outcome
   }
 
-  /// Replays one trace into its cue and summary files, or, without their paths (`sweep`), into
-  /// its report alone.
-  static func replay(
-    _ path: String, configuration: Configuration, format: CueFormat, cues: String? = nil,
-    summary: String? = nil
-  ) -> Outcome {
+  private static func replay(
+    _ path: String, configuration: Configuration, format: CueFormat, cues: String?, summary: String?
+  ) -> (Outcome, FleetReport) {
     let diagnostics = MemorySink()
     do {
       let source = DigestingSource(try FileSource(path: path))
@@ -121,16 +126,17 @@ enum BatchCommand: Subcommand {
       // the end was the part of a batch a second core could not share.
       let report = try FleetReport.parse(bytes, path: path)
       let status: ExitCode = result.total.rejected > 0 ? .dataError : .success
-      return Outcome(status: status, report: report, diagnostics: diagnostics.bytes)
-    } catch let error as IOError {
-      let status: ExitCode = error.kind == .missingInput ? .noInput : .ioError
-      return Outcome(
-        status: status, diagnostics: diagnostics.bytes + Array("crease: \(error)\n".utf8), failure: "\(error)"
-      )
+      return (Outcome(status: status, diagnostics: diagnostics.bytes), report)
     } catch {
-      return Outcome(
-        status: .failure, diagnostics: diagnostics.bytes + Array("crease: \(error)\n".utf8),
-        failure: "\(error)")
+      let status: ExitCode =
+        switch error {
+        case let error as IOError: error.kind == .missingInput ? .noInput : .ioError
+        default: .failure
+        }
+      return (
+        Outcome(status: status, diagnostics: diagnostics.bytes + Array("crease: \(error)\n".utf8)),
+        FleetReport(failed: path, error: "\(error)")
+      )
     }
   }
 

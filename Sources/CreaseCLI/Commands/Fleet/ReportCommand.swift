@@ -28,15 +28,33 @@ enum ReportCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, streams: StandardStreams) throws -> ExitCode {
     let files = arguments.positionals
     try OutputPaths.refuseOverlaps(TableFormat.outputs(arguments), inputs: files, streams: streams)
-    let reports = try TraceInputs.open(files, streams: streams).map(FleetReport.read)
+    // Each file folded in as it is read: a report over thousands of summaries holds one
+    // histogram a cue kind and a row a trace.
     guard arguments.flag(mixedOption) else {
-      let report = try merging(reports, files: files)
+      var accumulator = FleetReport.Accumulator()
+      var firstAttributed: String?
+      try TraceInputs.forEach(files, streams: streams) { source in
+        let report = try FleetReport.read(source)
+        do throws(FleetReport.MixedProvenance) {
+          try accumulator.add(report)
+        } catch {
+          let (first, second) = (Provenance.describe(error.first), Provenance.describe(error.second))
+          let message =
+            "made by \(second), but '\(firstAttributed ?? "")' by \(first): their latencies measure different "
+            + "things; '--mixed' keeps them apart, a report for each"
+          throw JSONFile.Error(path: source.name, message: message)
+        }
+        if report.provenance != nil { firstAttributed = firstAttributed ?? source.name }
+      }
+      let report = accumulator.report
       try TableFormat.write(
         arguments, streams: streams, text: report.text, table: report.table, json: report.json
       ) { HTMLReport.page(report) }
       return .success
     }
-    let mixed = FleetReport.mergingByProvenance(reports)
+    var groups = FleetReport.GroupedAccumulator()
+    try TraceInputs.forEach(files, streams: streams) { groups.add(try FleetReport.read($0)) }
+    let mixed = groups.reports
     let sweep = FleetSweep(
       settings: mixed.map { (name: Provenance.describe($0.provenance), report: $0) }, label: "configuration")
     try TableFormat.write(
@@ -45,22 +63,6 @@ enum ReportCommand: Subcommand {
       table: sweep.table, json: FleetReport.json(mixed: mixed)
     ) { HTMLReport.page(sweep) }
     return .success
-  }
-
-  /// The report of `reports`, read from `files`; a mix of provenance is refused, naming a file
-  /// of each.
-  static func merging(_ reports: [FleetReport], files: [String]) throws -> FleetReport {
-    do {
-      return try FleetReport.merging(reports)
-    } catch {
-      let first = files[reports.firstIndex { $0.provenance == error.first }!]
-      let second = files[reports.firstIndex { $0.provenance == error.second }!]
-      throw JSONFile.Error(
-        path: second,
-        message:
-          "made by \(Provenance.describe(error.second)), but '\(first)' by \(Provenance.describe(error.first)): their latencies"
-          + " measure different things; '--mixed' keeps them apart, a report for each")
-    }
   }
 
   static func rendering(_ report: FleetReport, as format: TextOrJSON) -> [UInt8] {

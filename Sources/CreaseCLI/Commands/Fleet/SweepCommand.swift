@@ -1,5 +1,6 @@
 import Crease
 import CreaseIO
+import CreaseLocking
 import CreaseReports
 
 /// `crease sweep`: the traces under every combination of configuration values, side by side.
@@ -72,15 +73,16 @@ enum SweepCommand: Subcommand {
       try arguments.value(BatchCommand.jobsOption, as: "a whole number from 1") {
         Int($0).flatMap { $0 >= 1 ? $0 : nil }
       } ?? BatchCommand.processorCount
-    // Every (setting, trace) pair is one piece of work, so all cores stay busy.
+    // Every (setting, trace) pair is one piece of work, so all cores stay busy; each report is
+    // folded into its setting's as it comes, so a sweep holds a report a setting, not one a pair.
+    let folded = settings.map { _ in Locked(FleetReport.Accumulator()) }
     let outcomes = ParallelWork.map(count: settings.count * traces.count, jobs: jobs) { index in
       let (setting, trace) = index.quotientAndRemainder(dividingBy: traces.count)
       return BatchCommand.replay(
-        traces[trace], configuration: settings[setting].configuration, format: .jsonl)
+        traces[trace], configuration: settings[setting].configuration, format: .jsonl,
+        foldingInto: folded[setting])
     }
-    let reports = try stride(from: 0, to: outcomes.count, by: traces.count).map { start in
-      try BatchCommand.fleetReport(of: traces, outcomes[start..<(start + traces.count)])
-    }
+    let reports = folded.map { $0.withLock(\.report) }
     // A bad line reads the same under every setting: each trace's diagnostics are written once,
     // and again only where a setting changed them (a swept reorder window makes lines late).
     for (index, outcome) in outcomes.enumerated()
