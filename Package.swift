@@ -81,7 +81,7 @@ let package = Package(
     .target(name: "CJSONCLoop", dependencies: ["CJSONC"], path: "Benchmarks/CJSONCLoop"),
     .executableTarget(
       name: "crease-bench",
-      dependencies: ["Crease", "CreaseIO", "CreaseRecording", "CreaseSynth", "CJSONCLoop"],
+      dependencies: ["Crease", "CreaseIO", "CreaseImport", "CreaseRecording", "CreaseSynth", "CJSONCLoop"],
       path: "Benchmarks/crease-bench"
     ),
     .testTarget(

@@ -22,6 +22,12 @@ if arguments.count == 3, let count = Int(arguments[2]) {
   }
   exit(0)
 }
+// `--scale`: only the peak memory rows of the fleet commands and import (``ScaleRows``).
+if arguments.count == 2, arguments[1] == "--scale" {
+  let crease = String(arguments[0][..<(arguments[0].lastIndex(of: "/") ?? arguments[0].startIndex)]) + "/crease"
+  try ScaleRows.print(crease: crease, data: "Benchmarks/.data")
+  exit(0)
+}
 let lineCount = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 // Best of five: the machines are shared, and single runs of the same replay were seen 40% apart.
 // The table's rows are timed in rounds, so that a stretch of load touches every row alike.
@@ -206,6 +212,7 @@ if access(crease, X_OK) == 0 {
   print(
     "  -j 1 \(BenchRow.format(serial, 3)) s, -j 2 \(BenchRow.format(parallel, 3)) s: "
       + "\(BenchRow.format(serial / parallel, 2))× on \(InProcess.processorCount) cores")
+  try ScaleRows.print(crease: crease, data: dataDirectory)
   print("\npeak RSS of `crease replay` (cues to /dev/null):")
   for (path, lines) in [(small, lineCount / 10), (large, lineCount)] {
     let kilobytes = try Spawn.peakResidentKilobytes("\(crease) replay \(path) > /dev/null")

@@ -42,11 +42,13 @@ enum TableFormat: String, CaseIterable {
   }
 
   /// Writes the rendering `arguments` ask for: `text` for people (the table and whatever it
-  /// says after it), `table` as CSV, `markdown` (the table's own unless given), or `json`.
+  /// says after it), `table` as CSV, `markdown` (the table's own unless given), or `json`;
+  /// only the one asked for is made (a report's every rendering of 10,000 rows at once was
+  /// most of its memory).
   static func write(
-    _ arguments: ParsedArguments, streams: StandardStreams, text: String, table: TextTable,
-    markdown: String? = nil, json: JSONDocument,
-    html: () -> String
+    _ arguments: ParsedArguments, streams: StandardStreams, text: @autoclosure () -> String,
+    table: @autoclosure () -> TextTable, markdown: @autoclosure () -> String? = nil,
+    json: @autoclosure () -> JSONDocument, html: () -> String
   ) throws {
     let format = try arguments.choice(option, of: TableFormat.self) ?? .text
     if let path = arguments.value(htmlOption) {
@@ -56,10 +58,10 @@ enum TableFormat: String, CaseIterable {
     }
     let target = try OutputTarget(arguments.value(outputOption) ?? "-", streams: streams)
     switch format {
-    case .text: try target.sink.write(text)
-    case .json: try target.sink.write(json.bytes)
-    case .csv: try target.sink.write(table.csv)
-    case .markdown: try target.sink.write(markdown ?? table.markdown)
+    case .text: try target.sink.write(text())
+    case .json: try target.sink.write(json().bytes)
+    case .csv: try target.sink.write(table().csv)
+    case .markdown: try target.sink.write(markdown() ?? table().markdown)
     }
     try target.commit()
   }

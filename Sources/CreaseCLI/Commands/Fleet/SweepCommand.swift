@@ -93,9 +93,9 @@ enum SweepCommand: Subcommand {
       try streams.error.write(outcome.diagnostics)
     }
     let sweep = FleetSweep(settings: zip(settings, reports).map { ($0.name, $1) }, label: "setting")
-    let rendered = sweep.table
-    try TableFormat.write(arguments, streams: streams, text: rendered.text, table: rendered, json: sweep.json)
-    {
+    try TableFormat.write(
+      arguments, streams: streams, text: sweep.table.text, table: sweep.table, json: sweep.json
+    ) {
       HTMLReport.page(sweep)
     }
     return outcomes.map(\.status).max { $0.severity < $1.severity } ?? .success
