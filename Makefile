@@ -128,7 +128,7 @@ format:
 # The DocC catalogs of every library product, built from their symbol graphs with warnings as
 # errors (every link resolves, every public type is in a topic); `make lint` counts the doc
 # comments on the same graphs.
-DOC_MODULES = Crease CreaseRecording CreaseRecordingFile CreaseSystem CreaseJSON CreaseIO CreaseTesting
+DOC_MODULES = Crease CreaseRecording CreaseRecordingFile CreaseSystem CreaseJSON CreaseConfiguration CreaseIO CreaseTesting
 SYMBOL_GRAPHS = .build/symbol-graphs
 # A build of its own, whose modules write their graphs whenever they compile: an up-to-date
 # build writes none, so the folder is kept between runs.
@@ -149,7 +149,7 @@ docs: symbol-graphs
 # A copy of this repository's files, committed and tagged with the release's version (the one
 # `crease --version` prints), for packages that depend on Crease by version as an app does. With
 # CREASE_FROM_TAG=1, a clone of this repository at that tag instead (`make release` checks it).
-VERSION := $(shell sed -n 's/.*static let creaseVersion = "\(.*\)"/\1/p' Sources/CreaseIO/Replay/Provenance.swift)
+VERSION := $(shell sed -n 's/.*static let creaseVersion = "\(.*\)"/\1/p' Sources/CreaseConfiguration/Provenance.swift)
 TAGGED_COPY = .build/tagged/crease
 tagged-copy:
 	@rm -rf $(TAGGED_COPY) && mkdir -p $(TAGGED_COPY)

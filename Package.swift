@@ -22,7 +22,7 @@ let package = Package(
     .library(name: "CreaseRecording", targets: ["CreaseRecording", "CreaseRecordingFile"]),
     // The replay path with the two layers below it, which it re-exports: what `import CreaseIO`
     // gave in 2.0.0 (Docs/Decisions.md, "The house in layers").
-    .library(name: "CreaseIO", targets: ["CreaseIO", "CreaseJSON", "CreaseSystem"]),
+    .library(name: "CreaseIO", targets: ["CreaseIO", "CreaseConfiguration", "CreaseJSON", "CreaseSystem"]),
     .library(name: "CreaseTesting", targets: ["CreaseTesting"]),
     .executable(name: "crease", targets: ["crease"]),
     .executable(name: "crease-bench", targets: ["crease-bench"]),
@@ -52,11 +52,14 @@ let package = Package(
     .target(name: "CreaseSystem", dependencies: ["Crease", "CreaseRecording", "CreaseLocking"]),
     // JSON documents: the streaming reader, json-c's documents, locations, the writer.
     .target(name: "CreaseJSON", dependencies: ["Crease", "CreaseRecording", "CreaseSystem", "CJSONC"]),
-    // The replay path: trace formats, read-ahead, the replay, cue output, summaries, the
-    // configuration file a replay records. The hot path lives here whole, for inlining.
+    // Configuration files, read and written, and the provenance (version and configuration) a
+    // summary records.
+    .target(name: "CreaseConfiguration", dependencies: ["Crease", "CreaseSystem", "CreaseJSON", "CJSONC"]),
+    // The replay path: trace formats, read-ahead, the replay, cue output, summaries. The hot
+    // path lives here whole, for inlining.
     .target(
       name: "CreaseIO",
-      dependencies: ["Crease", "CreaseRecording", "CreaseSystem", "CreaseJSON", "CJSONC"],
+      dependencies: ["Crease", "CreaseRecording", "CreaseSystem", "CreaseJSON", "CreaseConfiguration", "CJSONC"],
       linkerSettings: linksMath),
     // Reports over replay summaries: fleet, compare, sweep, HTML, SVG and text tables.
     .target(name: "CreaseReports", dependencies: ["Crease", "CreaseSystem", "CreaseJSON", "CreaseIO"]),

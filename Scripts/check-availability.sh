@@ -35,7 +35,7 @@ targets=("x86_64-apple-macosx$(floor macOS)" "x86_64-apple-ios$(floor iOS)-simul
 # Modules in dependency order, each with its sources' folder.
 modules=(
   Crease CreaseRecording CreaseRecordingFile CreaseLocking CreaseTesting CreaseSynth CreaseSystem
-  CreaseJSON CreaseIO CreaseReports CreaseImport CreaseScenarioFiles CreaseCLI crease
+  CreaseJSON CreaseConfiguration CreaseIO CreaseReports CreaseImport CreaseScenarioFiles CreaseCLI crease
 )
 
 # glibc's headers in one folder with Swift's module map for them, the way Swift's driver lays

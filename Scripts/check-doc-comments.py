@@ -16,7 +16,7 @@ import urllib.parse
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GRAPHS = ROOT / ".build" / "symbol-graphs"
-MODULES = ["Crease", "CreaseRecording", "CreaseRecordingFile", "CreaseSystem", "CreaseJSON", "CreaseIO", "CreaseTesting"]
+MODULES = ["Crease", "CreaseRecording", "CreaseRecordingFile", "CreaseSystem", "CreaseJSON", "CreaseConfiguration", "CreaseIO", "CreaseTesting"]
 
 
 TYPE_KINDS = {"swift.struct", "swift.enum", "swift.class", "swift.protocol", "swift.typealias"}

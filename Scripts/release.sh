@@ -9,7 +9,7 @@
 # check fails, the tag is removed. Pushing the tag is the releaser's step.
 set -euo pipefail
 
-version=$(sed -n 's/.*static let creaseVersion = "\(.*\)"/\1/p' Sources/CreaseIO/Replay/Provenance.swift)
+version=$(sed -n 's/.*static let creaseVersion = "\(.*\)"/\1/p' Sources/CreaseConfiguration/Provenance.swift)
 refuse() {
   echo "release: $1" >&2
   exit 1

@@ -22,9 +22,10 @@ if arguments.count == 3, let count = Int(arguments[2]) {
   }
   exit(0)
 }
+// The `crease` built beside this program, in the same configuration.
+let crease = String(arguments[0][..<(arguments[0].lastIndex(of: "/") ?? arguments[0].startIndex)]) + "/crease"
 // `--scale`: only the peak memory rows of the fleet commands and import (``ScaleRows``).
 if arguments.count == 2, arguments[1] == "--scale" {
-  let crease = String(arguments[0][..<(arguments[0].lastIndex(of: "/") ?? arguments[0].startIndex)]) + "/crease"
   try ScaleRows.print(crease: crease, data: "Benchmarks/.data")
   exit(0)
 }
@@ -111,7 +112,6 @@ if reference.name.hasPrefix("python3") {
 }
 
 // Peak memory of the real command at two trace sizes: it should be flat in trace length.
-let crease = String(arguments[0][..<(arguments[0].lastIndex(of: "/") ?? arguments[0].startIndex)]) + "/crease"
 if access(crease, X_OK) == 0 {
   // Instructions per line under callgrind: stable where wall time is not. Start-up (loading and
   // linking the program, about 7 million instructions) is no line's cost: the figure per line is

@@ -1,4 +1,6 @@
 import Crease
+import CreaseJSON
+import CreaseSystem
 
 extension Provenance {
   /// One configuration value that differs between two runs, by its dotted path.

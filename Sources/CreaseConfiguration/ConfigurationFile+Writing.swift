@@ -1,4 +1,6 @@
 import Crease
+import CreaseJSON
+import CreaseSystem
 
 extension ConfigurationFile {
   /// `configuration` as a configuration file holds it, every key given: what a summary records,

@@ -1,4 +1,6 @@
 import Crease
+import CreaseJSON
+import CreaseSystem
 
 /// What a summary or report was made by and under: the crease version and the whole
 /// configuration, with a digest to tell configurations apart at a glance (SPEC 5).

@@ -1,5 +1,7 @@
 import CJSONC
 import Crease
+import CreaseJSON
+import CreaseSystem
 
 /// Reads a configuration file: JSON with the groups `hinge` and `camera` and a top-level
 /// `reorderWindowMs`, durations in milliseconds and angles in degrees (SPEC 6).
