@@ -59,7 +59,9 @@ let package = Package(
     // path lives here whole, for inlining.
     .target(
       name: "CreaseIO",
-      dependencies: ["Crease", "CreaseRecording", "CreaseSystem", "CreaseJSON", "CreaseConfiguration", "CJSONC"],
+      dependencies: [
+        "Crease", "CreaseRecording", "CreaseSystem", "CreaseJSON", "CreaseConfiguration", "CJSONC",
+      ],
       linkerSettings: linksMath),
     // Reports over replay summaries: fleet, compare, sweep, HTML, SVG and text tables.
     .target(name: "CreaseReports", dependencies: ["Crease", "CreaseSystem", "CreaseJSON", "CreaseIO"]),
