@@ -8,8 +8,9 @@ import CreaseSynth
   import Darwin
 #endif
 
-/// The benchmark's input: a realistic mix of hinge samples (60 Hz) and 30 fps frames, with
-/// an occasional drop and mark, written deterministically.
+/// The trace the peers were written for (the bench trace before the working day): hinge samples
+/// at 60 Hz, 30 fps frames, an occasional drop and a mark in every fourth line, written
+/// deterministically. Kept for the peers' part table, whose cues match crease's on it.
 enum BenchTrace {
   /// Writes `lines` lines to `path` (reused when already there) and returns its size in bytes.
   static func write(lines: Int, to path: String) throws -> Int {

@@ -33,10 +33,12 @@ struct Peer {
 
   /// The program measured.
   var program: Program
+  /// Where it was built.
+  var executable: String
   /// The peer's steady-state instructions (the longer trace's less the shorter's), by part.
   var profile: InstructionProfile
   /// Whether the peer wrote the same cue lines as `crease replay` on the longer trace.
-  var sameCues: Bool
+  var sameCues = false
 
   /// Builds `program`, measures it on the two binary traces of `binaries` and compares its cue
   /// lines on the longer with `creaseCues`, crease's; `nil` when it cannot be built or callgrind
@@ -50,10 +52,16 @@ struct Peer {
       let shorter = try Callgrind.run("\(executable) \(binaries[0]) > /dev/null", sections: sections),
       let longer = try Callgrind.run("\(executable) \(binaries[1]) > /dev/null", sections: sections)
     else { return nil }
+    var peer = Peer(program: program, executable: executable, profile: longer.mainThread - shorter.mainThread)
+    peer.sameCues = try peer.writesSameCues(on: binaries[1], as: creaseCues)
+    return peer
+  }
+
+  /// Whether the peer writes the cue lines of `creaseCues`, crease's replay of `binary`.
+  func writesSameCues(on binary: String, as creaseCues: String) throws -> Bool {
     let cues = "\(executable).cues"
-    _ = try Spawn.run("\(executable) \(binaries[1]) > \(cues)")
-    let same = (try? Spawn.run("cmp -s \(cues) \(creaseCues)")) != nil
-    return Peer(program: program, profile: longer.mainThread - shorter.mainThread, sameCues: same)
+    _ = try Spawn.run("\(executable) \(binary) > \(cues)")
+    return (try? Spawn.run("cmp -s \(cues) \(creaseCues)")) != nil
   }
 
   /// The peer's instructions per line by part beside each run's (both threads), with the
