@@ -9,12 +9,14 @@ import CreaseRecording
 #endif
 
 /// The parser of the lines it can prove json-c reads the same: a one-pass matcher, in front of
-/// json-c, for the lines most traces are made of (`hinge`, `frame`, `drop` and `mark` events in
-/// plain JSON). No tree, no allocation beyond the record's own strings.
+/// json-c, for every event kind in plain JSON (the header and `end` aside). No tree, no
+/// allocation beyond the record's own strings: a day's context events (`session`, `app`,
+/// `display`, `direction`, `input`) cost json-c 25 to 40 allocations each.
 ///
 /// It accepts a line only when it can prove json-c (strict, UTF-8 checked) accepts it with the
 /// same values: an object of members with plain keys, strings of printable ASCII without
-/// escapes, integers of at most 18 digits and plain decimals (of at most 19 digits, read
+/// escapes, `true` and `false`, lists of such strings, integers of at most 18 digits and plain
+/// decimals (of at most 19 digits, read
 /// exactly: by Clinger's fast path when the significand is at most 2^53, else by an integer
 /// division rounded to nearest, ties to even; longer ones by the C library's `strtod`, as json-c
 /// reads them, in the C locale; all round correctly, so the double is the same), no duplicate or
@@ -30,9 +32,15 @@ struct ProvenLineParser {
   /// A member name the fast path takes.
   typealias Key = TraceKey
 
-  /// The keys of the kinds the fast path takes (hinge, frame, drop, mark); any other key sends
-  /// the line to json-c.
-  static let keys: [Key] = [.t, .kind, .angle, .angleRad, .status, .stream, .pts, .camera, .reason, .label]
+  /// The kinds the fast path takes.
+  static let kinds: [EventKind] = EventKind.allCases.filter { $0 != .end }
+
+  /// The keys of the kinds the fast path takes; any other key sends the line to json-c.
+  static let keys: [Key] =
+    [.t, .kind]
+    + TraceKey.allCases.filter { key in
+      kinds.contains { TraceKey.defined(by: $0).contains(key) }
+    }
 
   /// One member's value, as found on the line.
   enum Value {
@@ -40,12 +48,17 @@ struct ProvenLineParser {
     case integer(Int64)
     /// A decimal, or an integer literal, where a number is wanted.
     case number(Double)
+    case bool(Bool)
+    /// A list of plain strings: the bytes between its brackets, each element checked.
+    case list(UnsafeRawBufferPointer)
   }
 
   /// The names a field of each kind may hold.
   let statuses = NameMatcher<HingeStatus>()
   let cameras = NameMatcher<Camera>()
   let dropReasons = NameMatcher<DropReason>()
+  let displays = NameMatcher<Display>()
+  let appStates = NameMatcher<AppState>()
 
   /// The record on `line`, or `nil` when json-c must decide.
   /// - Complexity: O(*n*) in the length of the line.
@@ -88,12 +101,25 @@ struct ProvenLineParser {
     var camera: Value?
     var reason: Value?
     var label: Value?
+    var view: Value?
+    var toward: Value?
+    var away: Value?
+    var display: Value?
+    var fullScreen: Value?
+    var state: Value?
+    var running: Value?
+    var previewVisible: Value?
+    /// How many members were found: a kind's record is made only when every one of them is a
+    /// member it reads, so a member of another kind sends the line to json-c.
+    var count = 0
 
-    /// Records `value` for `key`; `false` for a duplicate, which json-c resolves its own way.
+    /// Records `value` for `key`; `false` for a duplicate, which json-c resolves its own way, or
+    /// for a key left to json-c.
     mutating func set(_ key: Key, _ value: Value) -> Bool {
       func store(_ slot: inout Value?) -> Bool {
         guard slot == nil else { return false }
         slot = value
+        count &+= 1
         return true
       }
       switch key {
@@ -107,9 +133,23 @@ struct ProvenLineParser {
       case .camera: return store(&camera)
       case .reason: return store(&reason)
       case .label: return store(&label)
+      case .view: return store(&view)
+      case .toward: return store(&toward)
+      case .away: return store(&away)
+      case .display: return store(&display)
+      case .fullScreen: return store(&fullScreen)
+      case .state: return store(&state)
+      case .running: return store(&running)
+      case .previewVisible: return store(&previewVisible)
       default: return false
       }
     }
+
+    /// Whether the members found are `t`, `kind` and the `read` others a kind's record took.
+    private func readAll(_ read: Int) -> Bool { count == 2 &+ read }
+
+    /// 1 when `value` is there, else 0: for counting the optional members a record read.
+    private static func one(_ value: Value?) -> Int { value == nil ? 0 : 1 }
 
     /// The record the members spell, their names matched by `names`' matchers.
     func record(names: ProvenLineParser) -> TraceRecord? {
@@ -117,9 +157,7 @@ struct ProvenLineParser {
       let t = Nanoseconds(time)
       switch kindName.count {
       case 5 where Self.equal(kindName, "hinge"):
-        guard stream == nil, pts == nil, camera == nil, reason == nil, label == nil,
-          let status = status.flatMap({ Self.name($0, names.statuses) })
-        else { return nil }
+        guard readAll(2), let status = status.flatMap({ Self.name($0, names.statuses) }) else { return nil }
         let delivered: HingeAngle
         switch (angle, angleRad) {
         case (let degrees?, nil):
@@ -136,37 +174,92 @@ struct ProvenLineParser {
         }
         return .event(Event(t: t, .hinge(HingeDelivery(angle: delivered, status: status))))
       case 5 where Self.equal(kindName, "frame"):
-        guard angle == nil, angleRad == nil, status == nil, reason == nil, label == nil,
-          case .integer(let pts)? = pts, let stream = Self.stream(stream)
+        guard readAll(1 &+ Self.one(stream) &+ Self.one(camera)), case .integer(let pts)? = pts,
+          let stream = Self.stream(stream), let frameCamera = Self.optional(camera, names.cameras)
         else { return nil }
-        var frameCamera: Camera?
-        if let camera {
-          guard let named = Self.name(camera, names.cameras) else { return nil }
-          frameCamera = named
-        }
         return .event(
           Event(
             t: t, .frame(Frame(stream: stream, pts: PresentationTime(nanoseconds: pts), camera: frameCamera)))
         )
       case 4 where Self.equal(kindName, "drop"):
-        guard angle == nil, angleRad == nil, status == nil, camera == nil, label == nil,
-          case .integer(let pts)? = pts, let stream = Self.stream(stream)
+        guard readAll(1 &+ Self.one(stream) &+ Self.one(reason)), case .integer(let pts)? = pts,
+          let stream = Self.stream(stream), let named = Self.optional(reason, names.dropReasons)
         else { return nil }
-        var named: DropReason?
-        if let reason {
-          guard let name = Self.name(reason, names.dropReasons) else { return nil }
-          named = name
-        }
         return .event(
           Event(t: t, .drop(Drop(stream: stream, pts: PresentationTime(nanoseconds: pts), reason: named))))
       case 4 where Self.equal(kindName, "mark"):
-        guard angle == nil, angleRad == nil, status == nil, stream == nil, pts == nil, camera == nil,
-          reason == nil, case .string(let text)? = label
-        else { return nil }
+        guard readAll(1), case .string(let text)? = label else { return nil }
         return .event(Event(t: t, .mark(label: String(ascii: text))))
+      case 5 where Self.equal(kindName, "input"):
+        guard readAll(1 &+ Self.one(stream)), let stream = Self.stream(stream),
+          let camera = camera.flatMap({ Self.name($0, names.cameras) })
+        else { return nil }
+        return .event(Event(t: t, .input(stream: stream, camera: camera)))
+      case 9 where Self.equal(kindName, "streamEnd"):
+        guard readAll(Self.one(stream)), let stream = Self.stream(stream) else { return nil }
+        return .event(Event(t: t, .streamEnd(stream: stream)))
+      case 3 where Self.equal(kindName, "app"):
+        guard readAll(1), let state = state.flatMap({ Self.name($0, names.appStates) }) else { return nil }
+        return .event(Event(t: t, .app(state)))
+      case 7 where Self.equal(kindName, "display"):
+        guard readAll(2), let display = display.flatMap({ Self.name($0, names.displays) }),
+          case .bool(let fullScreen)? = fullScreen
+        else { return nil }
+        return .event(Event(t: t, .display(DisplayChange(display: display, fullScreen: fullScreen))))
+      case 7 where Self.equal(kindName, "session"):
+        guard readAll(1 &+ Self.one(previewVisible)), case .bool(let running)? = running else { return nil }
+        var preview: Bool?
+        if let previewVisible {
+          guard case .bool(let visible) = previewVisible else { return nil }
+          preview = visible
+        }
+        return .event(Event(t: t, .session(SessionState(running: running, previewVisible: preview))))
+      case 9 where Self.equal(kindName, "direction"):
+        guard readAll(2 &+ Self.one(view)),
+          let (toward, innerFrontFirst) = Self.cameras(toward, names.cameras),
+          let (away, _) = Self.cameras(away, names.cameras), toward.intersection(away).isEmpty
+        else { return nil }
+        var name = ViewName.main
+        if let view {
+          // An empty name is json-c's to judge.
+          guard case .string(let bytes) = view, !bytes.isEmpty else { return nil }
+          name = ViewName(rawValue: String(ascii: bytes))
+        }
+        return .event(
+          Event(
+            t: t,
+            .direction(
+              DirectionUpdate(view: name, toward: toward, away: away, innerFrontListedFirst: innerFrontFirst))
+          ))
       default:
         return nil
       }
+    }
+
+    /// An optional member naming a case of `T`: `.some(nil)` when absent, `nil` when it names
+    /// none.
+    static func optional<T>(_ value: Value?, _ matcher: NameMatcher<T>) -> T?? {
+      guard let value else { return .some(nil) }
+      return name(value, matcher).map { $0 }
+    }
+
+    /// The cameras a list names, and whether `innerFront` comes before `outerFront` in it, as
+    /// json-c's path reads a direction's lists (SPEC 4.7).
+    static func cameras(_ value: Value?, _ matcher: NameMatcher<Camera>) -> (CameraSet, Bool)? {
+      guard case .list(let elements)? = value else { return nil }
+      var scanner = Scanner(bytes: elements)
+      var set = CameraSet()
+      var innerFrontFirst = false
+      scanner.skipSpaces()
+      guard !scanner.atEnd else { return (set, false) }
+      repeat {
+        scanner.skipSpaces()
+        guard let name = scanner.plainString(), let camera = matcher(name) else { return nil }
+        if camera == .innerFront && !set.contains(.outerFront) { innerFrontFirst = true }
+        set.insert(CameraSet(camera))
+        scanner.skipSpaces()
+      } while scanner.take(UInt8(ascii: ","))
+      return (set, innerFrontFirst)
     }
 
     static func equal(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
@@ -191,7 +284,7 @@ struct ProvenLineParser {
       switch value {
       case .number(let number): number
       case .integer(let integer): Double(integer)
-      case .string: nil
+      case .string, .bool, .list: nil
       }
     }
   }
@@ -251,7 +344,8 @@ struct ProvenLineParser {
         offset &+= 10
         return .angleRad
       }
-      return nil
+      // Longer keys (`fullScreen`, `previewVisible`), of context events, by their bytes.
+      return keyByBytes()
     }
 
     /// A known key with its closing quote as a little-endian word, and the mask of its bytes.
@@ -298,8 +392,31 @@ struct ProvenLineParser {
 
     mutating func value() -> Value? {
       guard offset < bytes.count else { return nil }
-      if bytes[offset] == UInt8(ascii: "\"") { return plainString().map(Value.string) }
-      return number()
+      switch bytes[offset] {
+      case UInt8(ascii: "\""): return plainString().map(Value.string)
+      case UInt8(ascii: "["): return list()
+      // Whatever follows a literal, the line goes on with a space, `,` or `}`, or json-c decides.
+      case UInt8(ascii: "t"): return take("true") ? .bool(true) : nil
+      case UInt8(ascii: "f"): return take("false") ? .bool(false) : nil
+      default: return number()
+      }
+    }
+
+    /// `[`, plain strings separated by `,`, `]`, with spaces between: the bytes inside the
+    /// brackets, read again by the record that wants them.
+    mutating func list() -> Value? {
+      guard take(UInt8(ascii: "[")) else { return nil }
+      let start = offset
+      skipSpaces()
+      if !take(UInt8(ascii: "]")) {
+        repeat {
+          skipSpaces()
+          guard plainString() != nil else { return nil }
+          skipSpaces()
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "]")) else { return nil }
+      }
+      return .list(UnsafeRawBufferPointer(rebasing: bytes[start..<(offset &- 1)]))
     }
 
     /// A string of printable ASCII without escapes, its quotes taken.

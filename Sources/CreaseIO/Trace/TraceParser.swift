@@ -42,8 +42,8 @@ public final class TraceParser {
 
   /// The record on `line` (without its line terminator).
   ///
-  /// Plain `hinge`, `frame`, `drop` and `mark` lines go through `ProvenLineParser`; every other
-  /// line, and every bad one, through json-c, which writes the error.
+  /// Plain event lines (every kind but `end`) go through `ProvenLineParser`; every other line,
+  /// and every bad one, through json-c, which writes the error.
   @inline(__always) public func parse(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
     // The common lines take the fast path; inlined into the reader's loop, with json-c's path
     // left to a call.
