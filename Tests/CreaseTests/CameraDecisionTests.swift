@@ -193,6 +193,18 @@ struct AccessoryTests {
     )
   }
 
+  @Test("every set of conditions names its members in the cue's fixed order, whatever its other bits")
+  func conditionNames() {
+    let order: [(AccessoryConditions, String)] = [
+      (.foreground, "foreground"), (.session, "session"), (.preview, "preview"), (.open, "open"),
+      (.innerFullScreen, "innerFullScreen"),
+    ]
+    for bits in 0...UInt8.max {
+      let conditions = AccessoryConditions(rawValue: bits)
+      #expect(conditions.names == order.filter { conditions.contains($0.0) }.map(\.1), "bits \(bits)")
+    }
+  }
+
   @Test("open needs a committed status other than closed: a commit to closed, or a lost hinge, takes it away")
   func open() throws {
     let closing = Self.all + [.hinge(HingeDelivery(angle: .degrees(2), status: .closed))]

@@ -22,6 +22,13 @@ public struct AccessoryConditions: OptionSet, Hashable, Sendable {
     (.innerFullScreen, "innerFullScreen"),
   ]
 
+  /// Every set of the five conditions' names, by its bits: a cue lists a shared array, made
+  /// once, rather than one it allocates (one an eligibility cue, found on a working day).
+  private static let namesByBits: [[String]] = (0..<(1 << named.count)).map { bits in
+    named.filter { AccessoryConditions(rawValue: UInt8(bits)).contains($0.0) }.map(\.1)
+  }
+
   /// The conditions' names, in the order cues list them.
-  public var names: [String] { Self.named.filter { contains($0.0) }.map(\.1) }
+  /// - Complexity: O(1); nothing is allocated.
+  public var names: [String] { Self.namesByBits[Int(rawValue) & ((1 << Self.named.count) - 1)] }
 }

@@ -209,7 +209,7 @@ struct FrameGapsStateMachine: Sendable {
   /// (SPEC 4.6): they are forgotten.
   mutating func runEnded() -> Finding? {
     state = .waiting
-    drops.removeAll()
+    drops.removeAll(keepingCapacity: true)
     fasterDelta = nil
     early.removeAll(keepingCapacity: true)
     return held.take()?.finding
