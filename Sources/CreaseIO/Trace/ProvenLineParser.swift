@@ -16,11 +16,10 @@ import CreaseRecording
 /// It accepts a line only when it can prove json-c (strict, UTF-8 checked) accepts it with the
 /// same values: an object of members with plain keys, strings of printable ASCII without
 /// escapes, `true` and `false`, lists of such strings, integers of at most 18 digits and plain
-/// decimals (of at most 19 digits, read
-/// exactly: by Clinger's fast path when the significand is at most 2^53, else by an integer
-/// division rounded to nearest, ties to even; longer ones by the C library's `strtod`, as json-c
-/// reads them, in the C locale; all round correctly, so the double is the same), no duplicate or
-/// unknown key, each field of the type its kind wants. A line spelled exactly as `TraceEncoder`
+/// decimals (of at most 19 digits, read exactly: by Clinger's fast path when the significand is
+/// at most 2^53, else by an integer division rounded to nearest, ties to even; longer ones by
+/// the C library's `strtod`, as json-c reads them, in the C locale; all round correctly, so the
+/// double is the same), no duplicate or unknown key, each field of the type its kind wants. A line spelled exactly as `TraceEncoder`
 /// writes it is matched first as a fixed template (``parseCanonical(_:)``), any other spelling
 /// member by member (``parseMembers(_:)``). Anything else returns `nil`, and ``TraceParser``
 /// decides with json-c, which stays the reference and writes every error message (SPEC 9).
