@@ -113,7 +113,9 @@ public struct LatencyHistogram: Hashable, Sendable {
         (mine, theirs) = (mine.dropFirst(), theirs.dropFirst())
       }
     }
-    occupied = merged + mine + theirs
+    merged.append(contentsOf: mine)
+    merged.append(contentsOf: theirs)
+    occupied = merged
     lastPlace = 0
     checkInvariants()
     count = count.addingSaturated(other.count)
