@@ -41,10 +41,12 @@ public struct ProcessingContext<TimerTag: Hashable & Sendable>: Sendable {
   /// The processor's timers.
   public var timers = TimerScheduler<TimerTag>()
   /// Cues emitted and not yet taken by the engine's owner, in emission order.
-  public internal(set) var cues: [Cue] = []
+  public var cues: [Cue] { emitted }
+  /// ``cues``' storage, which the engine's inlinable drain empties.
+  @usableFromInline var emitted: [Cue] = []
 
   /// Emits a cue taking effect now.
   public mutating func emit(since: Nanoseconds, _ kind: CueKind) {
-    cues.append(Cue(t: now, since: since, kind))
+    emitted.append(Cue(t: now, since: since, kind))
   }
 }
