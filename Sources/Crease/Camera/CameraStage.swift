@@ -23,7 +23,7 @@ struct CameraStage: Sendable {
   private var budget = StreamBudget()
   private var streams: [Stream] = []
   /// Each stream's index in `streams`: a hostile trace may name a hundred thousand streams.
-  private var streamIndices: [StreamName: Int] = [:]
+  private var streamIndices = StreamIndices()
   /// The stream looked up last: most traces have one, and comparing two equal short names
   /// costs less than hashing one.
   private var lastStream: (name: StreamName, index: Int)?
@@ -305,7 +305,7 @@ struct CameraStage: Sendable {
           stream: name, framesPerSecond: declaredRates[name], configuration: configuration),
         decision: DecisionStateMachine(),
         stall: StallStateMachine(factor: configuration.stallFactor)))
-    streamIndices[name] = streams.count - 1
+    streamIndices.add(name, index: streams.count - 1)
     return streams.count - 1
   }
 }

@@ -1,14 +1,17 @@
 /// The pending timers of a processor, in trace time.
 ///
-/// A binary heap ordered by (due time, setting order). Each tag's place in the heap is kept so
-/// that scheduling, re-arming, cancelling and firing are O(log *n*) however many timers a trace
-/// sets (a stall timer per stream: a hostile trace may have a hundred thousand streams). A tag
-/// that numbers itself (``DenselyNumberedTimerTag``, as the pipeline's do) keeps its place in an
-/// array by that number: no hashing, however many timers. Any other tag is found by comparing
-/// tags while 32 or fewer are pending, and through a dictionary above that. Nothing is
-/// allocated once the heap and its index have grown to their working size. Scheduling a tag
-/// that is already pending re-arms it. Heap indices and the setting count use wrapping arithmetic, unchecked: an index
-/// stays below the heap's count, and 2^64 settings do not happen.
+/// A binary heap ordered by (due time, setting order), of small plain entries: a due time, a
+/// setting number and the number of the slot that holds the timer's tag, its end-of-stream
+/// policy and its place in the heap. Scheduling, re-arming, cancelling and firing are O(log *n*)
+/// however many timers a trace sets (a stall timer per stream: a hostile trace may have a
+/// hundred thousand streams), and a level of the heap costs a compare and two stores: about 29
+/// instructions, so a stall timer re-armed from the top of the heap to a leaf, as streams that
+/// deliver in turn do, costs about 290 at 1,000 streams and 420 at 30,000 (callgrind). A tag that
+/// numbers itself (``DenselyNumberedTimerTag``, as the pipeline's do) is its own slot: no
+/// hashing. Any other tag is given a free slot, found again through a dictionary. Nothing is
+/// allocated once the heap and the slots have grown to their working size. Scheduling a tag
+/// that is already pending re-arms it. Heap indices and the setting count use wrapping
+/// arithmetic, unchecked: an index stays below the heap's count, and 2^64 settings do not happen.
 public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// What happens to a timer still pending when the input ends without an `end` event.
   public enum EndOfStream: Sendable {
@@ -30,17 +33,34 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     var sequence: UInt64
   }
 
-  private var heap: [Timer] = []
-  /// Each numbered tag's place in the heap, by its number; -1 when it is not pending.
-  private var numberedPositions: [Int] = []
-  /// Each tag's place in the heap, while `isIndexed` (tags that do not number themselves).
-  private var positions: [Tag: Int] = [:]
-  private(set) var isIndexed = false
-  private var nextSequence: UInt64 = 0
+  /// What the heap orders, and where the rest of the timer is.
+  private struct Entry {
+    var due: Nanoseconds
+    var sequence: UInt64
+    var slot: Int
 
-  /// How many pending timers are searched, not indexed; the index is dropped again at a
-  /// quarter of it, so a count that wavers around the limit does not rebuild it each time.
-  static var indexedAbove: Int { 32 }
+    // Spelled out: a tuple's `<` went through generic comparisons (callgrind: about a third of
+    // a sift's level).
+    @inline(__always)
+    func firesBefore(_ other: Entry) -> Bool {
+      due.rawValue < other.due.rawValue || (due.rawValue == other.due.rawValue && sequence < other.sequence)
+    }
+  }
+
+  /// A timer's tag and policy, and its entry's place in the heap: -1 when it is not pending.
+  private struct Slot {
+    var tag: Tag?
+    var endOfStream: EndOfStream = .fire
+    var place = -1
+  }
+
+  private var heap: [Entry] = []
+  private var slots: [Slot] = []
+  /// The slots of pending tags that do not number themselves.
+  private var slotsByTag: [Tag: Int] = [:]
+  /// Slots given up by tags that do not number themselves, to be given again.
+  private var freeSlots: [Int] = []
+  private var nextSequence: UInt64 = 0
 
   /// A scheduler with no timer.
   public init() {}
@@ -48,28 +68,28 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// Arms `tag` to fire at `due`, replacing the pending timer with the same tag, if any.
   /// - Complexity: O(log *n*), where *n* is the number of pending timers.
   public mutating func schedule(_ tag: Tag, at due: Nanoseconds, endOfStream: EndOfStream = .fire) {
-    let timer = Timer(tag: tag, due: due, endOfStream: endOfStream, sequence: nextSequence)
+    schedule(tag, inSlot: slotNumber(for: tag), at: due, endOfStream: endOfStream)
+  }
+
+  /// ``schedule(_:at:endOfStream:)`` in `tag`'s slot.
+  @inline(__always)
+  private mutating func schedule(
+    _ tag: Tag, inSlot slot: Int, at due: Nanoseconds, endOfStream: EndOfStream
+  ) {
+    let entry = Entry(due: due, sequence: nextSequence, slot: slot)
     nextSequence &+= 1
-    if let index = index(of: tag) {
-      heap[index] = timer
+    let place = slots[slot].place
+    if place >= 0 {
+      // Written only when it changes (it seldom does): a store checks the slots for sharing.
+      if slots[slot].endOfStream != endOfStream { slots[slot].endOfStream = endOfStream }
+      heap[place] = entry
       // A re-armed timer is set last, so it can only sort later unless it is due earlier. Alone
-      // in the heap, the usual stall timer between hinge movements, it is in place already
-      // (as calls to the sifting: about 22 instructions a frame more, callgrind).
-      if heap.count > 1 { restore(at: index) }
+      // in the heap, the usual stall timer between hinge movements, it is in place already.
+      if heap.count > 1 { Self.restore(at: place, heap: &heap, slots: &slots) }
     } else {
-      heap.append(timer)
-      if let number = Self.number(of: tag) {
-        if number >= numberedPositions.count {
-          numberedPositions.append(contentsOf: repeatElement(-1, count: number + 1 - numberedPositions.count))
-        }
-        numberedPositions[number] = heap.count - 1
-      } else if isIndexed {
-        positions[tag] = heap.count - 1
-      } else if heap.count > Self.indexedAbove {
-        for (index, pending) in heap.enumerated() { positions[pending.tag] = index }
-        isIndexed = true
-      }
-      siftUp(heap.count - 1)
+      slots[slot] = Slot(tag: tag, endOfStream: endOfStream, place: heap.count)
+      heap.append(entry)
+      Self.restore(at: heap.count &- 1, heap: &heap, slots: &slots)
     }
     checkInvariants()
   }
@@ -77,8 +97,14 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// Disarms `tag`; does nothing when it is not pending.
   /// - Complexity: O(log *n*), where *n* is the number of pending timers.
   public mutating func cancel(_ tag: Tag) {
-    guard let index = index(of: tag) else { return }
-    remove(at: index)
+    cancel(slot: Self.number(of: tag) ?? slotsByTag[tag])
+  }
+
+  /// ``cancel(_:)`` of the tag whose slot this is, if any.
+  @inline(__always)
+  private mutating func cancel(slot: Int?) {
+    guard let slot, slot < slots.count, slots[slot].place >= 0 else { return }
+    remove(at: slots[slot].place)
     checkInvariants()
   }
 
@@ -88,35 +114,52 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
 
   /// The pending timers, in firing order.
   /// - Complexity: O(*n* log *n*).
-  public var pending: [Timer] { heap.sorted(by: Self.firesBefore) }
+  public var pending: [Timer] {
+    heap.sorted { $0.firesBefore($1) }.map(timer(of:))
+  }
 
   /// Removes and returns the first timer to fire if it is due at or before `limit`.
   /// - Complexity: O(log *n*), where *n* is the number of pending timers.
   mutating func popFirst(dueAtOrBefore limit: Nanoseconds) -> Timer? {
     guard let first = heap.first, first.due <= limit else { return nil }
+    let timer = timer(of: first)
     remove(at: 0)
-    return first
+    checkInvariants()
+    return timer
   }
 
   /// Drops every timer whose end-of-stream policy is `.cancel`.
   /// - Complexity: O(*n* log *n*).
   mutating func cancelAtEndOfStream() {
-    for timer in heap where timer.endOfStream == .cancel { cancel(timer.tag) }
+    let cancelled = heap.filter { slots[$0.slot].endOfStream == .cancel }.map { timer(of: $0).tag }
+    for tag in cancelled { cancel(tag) }
   }
 
-  private static func firesBefore(_ a: Timer, _ b: Timer) -> Bool {
-    (a.due, a.sequence) < (b.due, b.sequence)
+  private func timer(of entry: Entry) -> Timer {
+    let slot = slots[entry.slot]
+    // Every pending entry's slot holds its tag (checked in debug by `checkInvariants`).
+    return Timer(tag: slot.tag!, due: entry.due, endOfStream: slot.endOfStream, sequence: entry.sequence)
   }
 
-  /// Where `tag` is in the heap, if it is pending: each frame re-arms its stream's stall timer.
-  /// Tuning: hot-inline.
+  /// `tag`'s slot, made ready for it: its own number, or a free slot for a tag that does not
+  /// number itself. Each frame re-arms its stream's stall timer. Tuning: hot-inline.
   @inline(__always)
-  private func index(of tag: Tag) -> Int? {
-    if let number = Self.number(of: tag) {
-      guard number < numberedPositions.count, numberedPositions[number] >= 0 else { return nil }
-      return numberedPositions[number]
+  private mutating func slotNumber(for tag: Tag) -> Int {
+    if let number = Self.number(of: tag) { return slot(numbered: number) }
+    if let slot = slotsByTag[tag] { return slot }
+    let slot = freeSlots.popLast() ?? slots.count
+    if slot == slots.count { slots.append(Slot()) }
+    slotsByTag[tag] = slot
+    return slot
+  }
+
+  /// The slot of the tag numbered `number`, there once this returns.
+  @inline(__always)
+  private mutating func slot(numbered number: Int) -> Int {
+    if number >= slots.count {
+      slots.append(contentsOf: repeatElement(Slot(), count: number &+ 1 &- slots.count))
     }
-    return isIndexed ? positions[tag] : heap.firstIndex { $0.tag == tag }
+    return number
   }
 
   /// `tag`'s own number, when its type numbers its tags. Tuning: hot-inline (specialized, the
@@ -126,96 +169,117 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     (tag as? any DenselyNumberedTimerTag)?.denseNumber
   }
 
-  /// Notes that the timer at `index` is there.
-  @inline(__always)
-  private mutating func place(_ index: Int) {
-    if let number = Self.number(of: heap[index].tag) {
-      numberedPositions[number] = index
-    } else if isIndexed {
-      positions[heap[index].tag] = index
-    }
-  }
-
   private mutating func remove(at index: Int) {
-    if let number = Self.number(of: heap[index].tag) {
-      numberedPositions[number] = -1
-    } else if isIndexed {
-      positions[heap[index].tag] = nil
+    let slot = heap[index].slot
+    slots[slot].place = -1
+    // Tags of one type either all number themselves or are all in the dictionary.
+    if !slotsByTag.isEmpty {
+      slotsByTag[slots[slot].tag!] = nil
+      freeSlots.append(slot)
     }
+    slots[slot].tag = nil
     let last = heap.removeLast()
-    if isIndexed && heap.count <= Self.indexedAbove / 4 {
-      positions.removeAll(keepingCapacity: true)
-      isIndexed = false
-    }
     guard index < heap.count else { return }
     heap[index] = last
-    place(index)
-    restore(at: index)
+    slots[last.slot].place = index
+    Self.restore(at: index, heap: &heap, slots: &slots)
   }
 
-  /// Moves the timer at `index` up or down to its place.
-  private mutating func restore(at index: Int) {
-    if index > 0 && Self.firesBefore(heap[index], heap[(index &- 1) / 2]) {
-      siftUp(index)
-    } else {
-      siftDown(index)
+  // The sifts are static and take the heap and the slots apart: as methods on `self`, every
+  // store checked its array for sharing, and the tag's number was asked through a cast at
+  // every level (callgrind, 1,000 streams of frames: 672 instructions a frame in the sift,
+  // where 10 levels are walked). A large heap is sifted in its arrays' buffers, where a store
+  // checks nothing; a small one, most traces' handful, in the arrays themselves, where its one
+  // or two levels cost less than taking two buffers (day trace: 17 instructions an event). They
+  // carry the moving entry in hand and shift the others into its hole, placing it once at the
+  // end: one entry and one place written a level.
+  //
+  // Safe because every index read or written is below the heap's count (`index` starts there
+  // and only moves to a parent or to a child checked against the count), and every entry's slot
+  // is below the slots' count (a slot exists before its entry is made; checked in debug).
+
+  /// How many pending timers a heap holds before it is sifted in its buffers.
+  private static var sortedInBuffersAbove: Int { 64 }
+
+  /// Moves the entry at `index` up or down to its place.
+  private static func restore(at index: Int, heap: inout [Entry], slots: inout [Slot]) {
+    if index > 0 && heap[index].firesBefore(heap[(index &- 1) / 2]) {
+      siftUp(index, heap: &heap, slots: &slots)
+    } else if 2 &* index &+ 1 < heap.count {
+      siftDown(index, heap: &heap, slots: &slots)
     }
   }
 
-  // The sifts carry the moving timer in hand and shift the others into its hole, placing it
-  // once at the end: one write and one place update a level, not a swap's two (at 1,000
-  // streams a frame's stall timer sinks ten levels).
+  private static func siftUp(_ start: Int, heap: inout [Entry], slots: inout [Slot]) {
+    guard heap.count > sortedInBuffersAbove else { return siftUp(start, in: &heap, slots: &slots) }
+    heap.withUnsafeMutableBufferPointer { heap in
+      slots.withUnsafeMutableBufferPointer { slots in siftUp(start, in: &heap, slots: &slots) }
+    }
+  }
 
-  private mutating func siftUp(_ start: Int) {
+  private static func siftDown(_ start: Int, heap: inout [Entry], slots: inout [Slot]) {
+    guard heap.count > sortedInBuffersAbove else { return siftDown(start, in: &heap, slots: &slots) }
+    heap.withUnsafeMutableBufferPointer { heap in
+      slots.withUnsafeMutableBufferPointer { slots in siftDown(start, in: &heap, slots: &slots) }
+    }
+  }
+
+  @inline(__always)
+  private static func siftUp<Heap: MutableCollection<Entry>, Slots: MutableCollection<Slot>>(
+    _ start: Int, in heap: inout Heap, slots: inout Slots
+  ) where Heap.Index == Int, Slots.Index == Int {
     let moving = heap[start]
     var index = start
     while index > 0 {
       let parent = (index &- 1) / 2
-      guard Self.firesBefore(moving, heap[parent]) else { break }
+      guard moving.firesBefore(heap[parent]) else { break }
       heap[index] = heap[parent]
-      place(index)
+      slots[heap[index].slot].place = index
       index = parent
     }
-    guard index != start else { return }
     heap[index] = moving
-    place(index)
+    slots[moving.slot].place = index
   }
 
-  private mutating func siftDown(_ start: Int) {
+  @inline(__always)
+  private static func siftDown<Heap: MutableCollection<Entry>, Slots: MutableCollection<Slot>>(
+    _ start: Int, in heap: inout Heap, slots: inout Slots
+  ) where Heap.Index == Int, Slots.Index == Int {
+    let count = heap.count
     let moving = heap[start]
     var index = start
     while true {
       let left = 2 &* index &+ 1
-      guard left < heap.count else { break }
+      guard left < count else { break }
       var first = left
-      if left &+ 1 < heap.count && Self.firesBefore(heap[left &+ 1], heap[left]) { first = left &+ 1 }
-      guard Self.firesBefore(heap[first], moving) else { break }
+      if left &+ 1 < count && heap[left &+ 1].firesBefore(heap[left]) { first = left &+ 1 }
+      guard heap[first].firesBefore(moving) else { break }
       heap[index] = heap[first]
-      place(index)
+      slots[heap[index].slot].place = index
       index = first
     }
-    guard index != start else { return }
     heap[index] = moving
-    place(index)
+    slots[moving.slot].place = index
   }
 
   /// Debug builds check the heap whole while it is small (tests), so the check stays cheap on a
   /// hostile trace's hundred thousand timers.
   private func checkInvariants() {
     #if DEBUG
-      assert(positions.count == (isIndexed ? heap.count : 0), "every timer has one position when indexed")
+      assert(slotsByTag.count + freeSlots.count <= slots.count, "a slot per indexed tag or free")
       guard heap.count <= 64 else { return }
-      for (index, timer) in heap.enumerated() {
-        assert(!isIndexed || positions[timer.tag] == index, "position of timer \(index)")
-        assert(Self.number(of: timer.tag).map { numberedPositions[$0] == index } ?? true, "place of \(index)")
-        if index > 0 { assert(!Self.firesBefore(timer, heap[(index - 1) / 2]), "heap order at \(index)") }
+      for (index, entry) in heap.enumerated() {
+        assert(entry.slot < slots.count && slots[entry.slot].place == index, "place of entry \(index)")
+        assert(slots[entry.slot].tag != nil, "the tag of entry \(index)")
+        if index > 0 { assert(!entry.firesBefore(heap[(index - 1) / 2]), "heap order at \(index)") }
       }
     #endif
   }
 }
 
-/// A timer tag that gives itself a number, so a ``TimerScheduler`` keeps its timer's place in an
-/// array rather than hashing the tag: the cost of a timer stays flat in the number of tags.
+/// A timer tag that gives itself a number, so a ``TimerScheduler`` keeps its timer in an array
+/// slot by that number rather than hashing the tag: the cost of a timer stays flat in the number
+/// of tags.
 public protocol DenselyNumberedTimerTag: Hashable, Sendable {
   /// This tag's number: 0 or more, distinct for distinct tags, and dense (the scheduler keeps
   /// an array as long as the greatest number pending).

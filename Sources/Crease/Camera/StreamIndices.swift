@@ -1,0 +1,88 @@
+/// Each tracked stream's index in the camera stage, by name.
+///
+/// Asked for every frame whose stream is not the last frame's: with many streams, nearly every
+/// frame, since cameras deliver in turn. A `Dictionary` hashes the name with SipHash (callgrind,
+/// 1,000 streams of frames: about 350 instructions a frame); this table hashes the name's UTF-8
+/// bytes with FNV-1a into slots at most half full and probes a few in turn. A name whose probes
+/// are all taken, as names chosen to collide would be, goes to a `Dictionary` instead, so
+/// crafted names cost what every name cost before, never more. Names are only added (a stream
+/// stays tracked), so a probe that meets an empty slot has not passed the name.
+struct StreamIndices {
+  /// Each slot's name's hash, never 0, or 0 for an empty slot: a probe compares a name only
+  /// where the hash is its own, and never copies an empty slot's.
+  private var hashes: [Int] = Array(repeating: 0, count: 16)
+  private var names: [StreamName] = Array(repeating: StreamName(rawValue: ""), count: 16)
+  private var indices: [Int] = Array(repeating: 0, count: 16)
+  /// The names whose probes were all taken when they were added.
+  private var overflow: [StreamName: Int] = [:]
+  /// How many names the table holds.
+  private(set) var count = 0
+
+  /// How many slots a name may take the place of, from its own on.
+  static var probes: Int { 8 }
+
+  /// The index of the stream named `name`, if it is tracked.
+  /// - Complexity: O(1) expected, O(*n*) for a name as long as *n* bytes.
+  subscript(name: StreamName) -> Int? {
+    let hash = Self.hash(name)
+    let mask = hashes.count &- 1
+    var slot = hash & mask
+    for _ in 0..<Self.probes {
+      let stored = hashes[slot]
+      if stored == 0 { return nil }
+      if stored == hash && names[slot] == name { return indices[slot] }
+      slot = (slot &+ 1) & mask
+    }
+    return overflow.isEmpty ? nil : overflow[name]
+  }
+
+  /// Adds `name`, not held yet, at `index`.
+  /// - Complexity: O(1) amortized.
+  mutating func add(_ name: StreamName, index: Int) {
+    assert(self[name] == nil, "a name is added once")
+    if (count &+ 1) &* 2 > hashes.count { grow() }
+    place(name, index: index)
+    count &+= 1
+  }
+
+  private mutating func place(_ name: StreamName, index: Int) {
+    let hash = Self.hash(name)
+    let mask = hashes.count &- 1
+    var slot = hash & mask
+    for _ in 0..<Self.probes {
+      if hashes[slot] == 0 {
+        hashes[slot] = hash
+        names[slot] = name
+        indices[slot] = index
+        return
+      }
+      slot = (slot &+ 1) & mask
+    }
+    overflow[name] = index
+  }
+
+  /// Doubles the slots and places every name again, those that overflowed too.
+  private mutating func grow() {
+    let held = hashes.indices.filter { hashes[$0] != 0 }.map { (names[$0], indices[$0]) }
+    let entries = held + overflow.map { ($0.key, $0.value) }
+    let size = hashes.count &* 2
+    hashes = Array(repeating: 0, count: size)
+    names = Array(repeating: StreamName(rawValue: ""), count: size)
+    indices = Array(repeating: 0, count: size)
+    overflow = [:]
+    for (name, index) in entries { place(name, index: index) }
+  }
+
+  /// FNV-1a over the name's UTF-8 bytes, its high half folded in so the low bits a mask keeps
+  /// depend on every byte; never 0, which marks an empty slot.
+  @inline(__always)
+  static func hash(_ name: StreamName) -> Int {
+    // Read as one buffer: walking the UTF-8 view byte by byte cost about 40 instructions a byte.
+    var text = name.rawValue
+    return text.withUTF8 { bytes in
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      return Int(truncatingIfNeeded: hash ^ (hash >> 32)) | 1 << 62
+    }
+  }
+}
