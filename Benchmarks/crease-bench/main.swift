@@ -191,12 +191,13 @@ if access(crease, X_OK) == 0 {
       for row in anchor.table(against: others + [marks], lines: added) { print("  " + row) }
     }
   }
-  // What a frame costs as the streams grow: binary replay of frames only, at 1 and 1,000
-  // streams, the difference between 100,000 and 200,000 frames.
+  // What a frame costs as the streams grow: binary replay of frames only, at 1, 1,000 and
+  // 30,000 streams (a header declaring more passes the 1 MiB line limit), the difference
+  // between 100,000 and 200,000 frames.
   if Spawn.commandExists("valgrind") {
     print("\ninstructions a frame of binary replay, by number of streams (SPEC 9: flat):")
     var perFrame: [Int] = []
-    for streams in [1, 1000] {
+    for streams in [1, 1000, 30000] {
       let counts = try [100_000, 200_000].compactMap { frames -> Int? in
         let path = "\(dataDirectory)/streams-\(streams)-\(frames)"
         try StreamsTrace.write(streams: streams, frames: frames, to: path + ".jsonl")
@@ -207,8 +208,9 @@ if access(crease, X_OK) == 0 {
       perFrame.append((counts[1] - counts[0]) / 100_000)
       print("  \(streams) stream\(streams == 1 ? "" : "s"): \(perFrame.last!)")
     }
-    if perFrame.count == 2 {
+    if perFrame.count == 3 {
       print("  1,000 streams ÷ 1: \(BenchRow.format(Double(perFrame[1]) / Double(perFrame[0]), 2))×")
+      print("  30,000 streams ÷ 1: \(BenchRow.format(Double(perFrame[2]) / Double(perFrame[0]), 2))×")
     }
   }
   // A fleet: 16 traces replayed independently, one at a time and two at a time.

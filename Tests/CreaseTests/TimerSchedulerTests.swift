@@ -47,6 +47,52 @@ struct TimerSchedulerTests {
       value: \.denseNumber)
   }
 
+  @Test(
+    "timers re-armed in turn, as streams deliver, fire like a plain list through the lane",
+    arguments: 0..<6)
+  func inTurnMatchesReference(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    var scheduler = TimerScheduler<NumberedTag>()
+    var naive = NaiveTimers()
+    let streams = [70, 300, 1000][Int(seed % 3)]
+    var now: Int64 = 0
+    for step in 0..<5_000 {
+      // Streams deliver in turn; now and then one skips its turn (its timer fires), is
+      // cancelled, or is set due earlier than the rest (it goes to the heap).
+      let number = step % streams
+      now += Int64(random.next() % 3)
+      switch random.next() % 50 {
+      case 0:
+        scheduler.cancel(NumberedTag(denseNumber: number))
+        naive.cancel(number)
+      case 1:
+        break
+      case 2:
+        scheduler.schedule(NumberedTag(denseNumber: number), at: Nanoseconds(now + 5))
+        naive.schedule(number, now + 5)
+      default:
+        let due = now + Int64(streams) + Int64(random.next() % 4)
+        scheduler.schedule(NumberedTag(denseNumber: number), at: Nanoseconds(due))
+        naive.schedule(number, due)
+      }
+      while true {
+        let fired = scheduler.popFirst(dueAtOrBefore: Nanoseconds(now))
+        let expected = naive.popFirst(dueAtOrBefore: now)
+        #expect(
+          fired.map { [$0.tag.denseNumber, Int($0.due.rawValue)] } == expected.map { [$0.tag, Int($0.due)] },
+          "seed \(seed), step \(step)")
+        if fired == nil || expected == nil { break }
+      }
+      #expect(scheduler.nextDue?.rawValue == naive.timers.map(\.due).min(), "seed \(seed), step \(step)")
+    }
+    #expect(
+      scheduler.pending.map(\.tag.denseNumber)
+        == naive.timers.sorted { ($0.due, $0.sequence) < ($1.due, $1.sequence) }.map(\.tag),
+      "seed \(seed)")
+    scheduler.cancelAtEndOfStream()
+    #expect(scheduler.nextDue?.rawValue == naive.timers.map(\.due).min(), "policy .fire: all stay")
+  }
+
   /// Runs phases of mostly scheduling and mostly firing against the reference, checking every
   /// timer fired, the next due time after every step and the pending ones at the end.
   func exercise<Tag: Hashable & Sendable>(seed: UInt64, tagSpace: Int, tag: (Int) -> Tag, value: (Tag) -> Int)
