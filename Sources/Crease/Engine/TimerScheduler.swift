@@ -49,7 +49,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     }
   }
 
-  /// A timer's tag and policy, and where its entry is: its place in the heap, ``inLane``, or
+  /// A timer's tag and policy, and where its entry is: its place in the heap, `inLane`, or
   /// -1 when it is not pending; in the lane, its entry is the one set with `sequence`.
   private struct Slot {
     var tag: Tag?
@@ -58,7 +58,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     var sequence: UInt64 = 0
   }
 
-  /// A ``Slot/place`` for an entry in the lane.
+  /// A `Slot.place` for an entry in the lane.
   private static var inLane: Int { -2 }
 
   private var heap: [Entry] = []
