@@ -5,8 +5,9 @@
 /// 1,000 streams of frames: about 350 instructions a frame); this table hashes the name's UTF-8
 /// bytes with FNV-1a into slots at most half full and probes a few in turn. A name whose probes
 /// are all taken, as names chosen to collide would be, goes to a `Dictionary` instead, so
-/// crafted names cost what every name cost before, never more. Names are only added (a stream
-/// stays tracked), so a probe that meets an empty slot has not passed the name.
+/// crafted names cost what every name cost before and eight probes more, never a longer walk.
+/// Names are only added (a stream stays tracked), so a probe that meets an empty slot has not
+/// passed the name.
 struct StreamIndices {
   /// Each slot's name's hash, never 0, or 0 for an empty slot: a probe compares a name only
   /// where the hash is its own, and never copies an empty slot's.
@@ -77,7 +78,8 @@ struct StreamIndices {
   /// depend on every byte; never 0, which marks an empty slot.
   @inline(__always)
   static func hash(_ name: StreamName) -> Int {
-    // Read as one buffer: walking the UTF-8 view byte by byte cost about 40 instructions a byte.
+    // Read as one buffer: walking the UTF-8 view byte by byte cost about 90 instructions more a
+    // lookup of a name such as `s123` (callgrind, 1,000 streams: 216 against 127).
     var text = name.rawValue
     return text.withUTF8 { bytes in
       var hash: UInt64 = 0xcbf2_9ce4_8422_2325
