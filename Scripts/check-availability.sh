@@ -29,7 +29,16 @@ floor() {
 # floors are the same Swift release's as these (5.7) and visionOS 1 came later, so these two
 # cover them; AVAILABILITY_TARGETS names other triples, e.g.
 # "x86_64-apple-tvos$(floor tvOS)-simulator x86_64-apple-watchos$(floor watchOS)-simulator".
-targets=("x86_64-apple-macosx$(floor macOS)" "x86_64-apple-ios$(floor iOS)-simulator")
+# AVAILABILITY_PLATFORMS=macOS checks the macOS floor alone (CI's quick pass: iOS 16 shipped
+# the same Swift runtime as macOS 13, so the standard library's availability is the same).
+targets=()
+for platform in ${AVAILABILITY_PLATFORMS:-macOS iOS}; do
+  case $platform in
+  macOS) targets+=("x86_64-apple-macosx$(floor macOS)") ;;
+  iOS) targets+=("x86_64-apple-ios$(floor iOS)-simulator") ;;
+  *) echo "availability: unknown platform '$platform' (macOS or iOS)" >&2 && exit 64 ;;
+  esac
+done
 [ -n "${AVAILABILITY_TARGETS:-}" ] && read -ra targets <<<"$AVAILABILITY_TARGETS"
 
 # Modules in dependency order, each with its sources' folder.

@@ -34,7 +34,7 @@ public enum SocketAddress: Hashable, Sendable, CustomStringConvertible {
 
   /// The longest Unix socket path, in bytes: `sun_path` less its NUL.
   public static var longestUnixPath: Int {
-    var address = sockaddr_un()
+    let address = sockaddr_un()
     return MemoryLayout.size(ofValue: address.sun_path) - 1
   }
 
