@@ -62,6 +62,28 @@ struct FleetTests {
     #expect(mixed == ofHalves)
   }
 
+  @Test("rows of the same name are put in order by their content, so any order of summaries gives one report")
+  func equalNamesInAnyOrder() throws {
+    // Three different traces replayed under one name: three summaries whose rows differ only
+    // past the name.
+    let directory = temporaryDirectory()
+    let summaries = try ["wobble", "open-close", "dropped-frames"].enumerated().map { index, name in
+      try? FileManager.default.removeItem(atPath: "\(directory)/trace.jsonl")
+      try FileManager.default.copyItem(atPath: tracePath("\(name).jsonl"), toPath: "\(directory)/trace.jsonl")
+      let summary = "\(directory)/\(index).json"
+      #expect(
+        CreaseRun("replay", "-o", "/dev/null", "--summary-json", summary, "\(directory)/trace.jsonl").status
+          == .success)
+      return summary
+    }
+    let reports = [[0, 1, 2], [2, 1, 0], [1, 2, 0]].map { order in
+      CreaseRun(["report", "-f", "json"] + order.map { summaries[$0] }).output
+    }
+    #expect(reports[0].components(separatedBy: "trace.jsonl\"").count - 1 >= 3)
+    #expect(reports[1] == reports[0])
+    #expect(reports[2] == reports[0])
+  }
+
   @Test("the report merges exactly: counts add up, percentiles come from the merged histograms")
   func exactMerge() throws {
     let (_, directory) = batch(Self.traces)

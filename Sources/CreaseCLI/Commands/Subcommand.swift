@@ -59,7 +59,7 @@ enum TableFormat: String, CaseIterable {
     let target = try OutputTarget(arguments.value(outputOption) ?? "-", streams: streams)
     switch format {
     case .text: try target.sink.write(text())
-    case .json: try target.sink.write(json().bytes)
+    case .json: try json().write(to: target.sink)
     case .csv: try target.sink.write(table().csv)
     case .markdown: try target.sink.write(markdown() ?? table().markdown)
     }

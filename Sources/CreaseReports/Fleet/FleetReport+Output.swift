@@ -29,7 +29,9 @@ extension FleetReport {
           .init(
             "closestToBound",
             .array(closestToBound.map { .object([.init("trace", .string($0.name))] + $0.closest!.members) })),
-          .init("traces", .array(traces.map(\.json))),
+          // A row at a time as it is written: a report over many summaries holds its rows, not
+          // their documents.
+          .init("traces", .generated(.init(count: traces.count) { [traces] in traces[$0].json })),
         ])
   }
 

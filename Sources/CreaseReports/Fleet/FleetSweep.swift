@@ -38,9 +38,11 @@ public struct FleetSweep: Sendable {
       .init("crease", .object([.init("version", .string(Provenance.creaseVersion))])),
       .init(
         "settings",
-        .array(
-          settings.map { setting in
-            .object([
+        // A setting at a time as it is written: a sweep's document is never held whole.
+        .generated(
+          .init(count: settings.count) { [settings] index in
+            let setting = settings[index]
+            return .object([
               .init("setting", .string(setting.name)),
               .init("configuration", .optional(setting.report.provenance, \.configurationJSON)),
               .init("traces", .count(setting.report.traces.count)),

@@ -74,7 +74,7 @@ enum BatchCommand: Subcommand {
     let report = fleet.withLock(\.report)
     for (name, format) in [("report.json", TextOrJSON.json), ("report.txt", .text)] {
       let file = try ReplacedFile(path: "\(directory)/\(name)")
-      try file.sink.write(ReportCommand.rendering(report, as: format))
+      try ReportCommand.write(report, as: format, to: file.sink)
       try file.commit()
     }
     try streams.error.write(

@@ -65,10 +65,11 @@ enum ReportCommand: Subcommand {
     return .success
   }
 
-  static func rendering(_ report: FleetReport, as format: TextOrJSON) -> [UInt8] {
+  /// Writes `report` to `sink` as `format` has it (`batch`'s report.json and report.txt).
+  static func write(_ report: FleetReport, as format: TextOrJSON, to sink: some ByteSink) throws {
     switch format {
-    case .json: report.json.bytes
-    case .text: Array(report.text.utf8)
+    case .json: try report.json.write(to: sink)
+    case .text: try sink.write(report.text)
     }
   }
 }
