@@ -112,15 +112,20 @@ public struct CreaseSession: EventSending, Sendable {
   /// Calls `body` with each cue produced so far, in order, and forgets them. When `body`
   /// throws, the cues after the one it threw on stay queued for the next drain.
   public mutating func drainCues(_ body: (Cue) throws -> Void) rethrows {
-    try drainCues { cue, _ in try body(cue) }
+    try drainCues(askingBounds: false) { cue, _ in try body(cue) }
   }
 
   /// Calls `body` with each cue produced so far and its latency bound (``latencyBound(for:)``),
   /// in order, and forgets them: a drain that states each cue's bound without a second access
   /// to the session inside the closure. As ``drainCues(_:)-((Cue)->Void)`` when `body` throws.
   public mutating func drainCues(_ body: (Cue, Nanoseconds?) throws -> Void) rethrows {
+    try drainCues(askingBounds: true, body)
+  }
+
+  /// Drains every cue, deferred work included, asking each cue's bound only when told to.
+  private mutating func drainCues(askingBounds: Bool, _ body: (Cue, Nanoseconds?) throws -> Void) rethrows {
     repeat {
-      try engine.drainCues(body)
+      try engine.drainCues(askingBounds: askingBounds, body)
       engine.resume()
     } while engine.hasCues
   }

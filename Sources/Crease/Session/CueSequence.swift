@@ -79,7 +79,7 @@ where Base.Element == Event, C.Duration == Duration {
         // Work the engine left at its cue limit comes before the next input.
         if session.engine.hasDeferredWork {
           session.engine.resume()
-          session.engine.drainCues { cue, _ in ready.append(cue) }
+          session.engine.drainCues(askingBounds: false) { cue, _ in ready.append(cue) }
           continue
         }
         guard !baseIsExhausted, !failed else { return nil }
@@ -111,7 +111,7 @@ where Base.Element == Event, C.Duration == Duration {
           baseIsExhausted = true
           session.finish()
         }
-        session.engine.drainCues { cue, _ in ready.append(cue) }
+        session.engine.drainCues(askingBounds: false) { cue, _ in ready.append(cue) }
       }
       defer { nextIndex += 1 }
       return ready[nextIndex]
