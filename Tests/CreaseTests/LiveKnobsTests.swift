@@ -73,7 +73,7 @@ struct LiveKnobsTests {
 
   @Test(
     "the adapter with idle advance keeps an event that arrives within the window after a quiet spell",
-    .timeLimit(.minutes(1)))
+    .suspendingTestLimit)
   func idleAdvanceKeepsTheWindow() async throws {
     let events = ScriptedEvents()
     let clock = CreaseTestClock()
@@ -99,7 +99,7 @@ struct LiveKnobsTests {
 
   @Test(
     "idle advance brings a timer's cue once the watermark, a window behind, passes it",
-    .timeLimit(.minutes(1)))
+    .suspendingTestLimit)
   func idleAdvanceBringsTimers() async throws {
     let events = ScriptedEvents()
     let clock = CreaseTestClock()
@@ -189,7 +189,7 @@ struct LiveKnobsTests {
 
   @Test(
     "the test clock's own example: wait until the sequence sleeps, then move the clock",
-    .timeLimit(.minutes(1)))
+    .suspendingTestLimit)
   func testClockExample() async throws {
     let (events, input) = AsyncStream<Event>.makeStream()
     input.yield(Event(t: 0, .hinge(HingeDelivery(angle: .degrees(0), status: .closed))))

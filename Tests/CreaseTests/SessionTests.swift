@@ -209,7 +209,7 @@ struct SessionTests {
     #expect(rest.map(\.kind.name).contains("mark"))
   }
 
-  @Test("with idle advance, trace time follows the clock while no event arrives", .timeLimit(.minutes(1)))
+  @Test("with idle advance, trace time follows the clock while no event arrives", .suspendingTestLimit)
   func asyncIdleAdvance() async throws {
     let (events, input) = AsyncStream<Event>.makeStream()
     let clock = CreaseTestClock()
