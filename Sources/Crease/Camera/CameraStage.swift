@@ -24,9 +24,6 @@ struct CameraStage: Sendable {
   private var streams: [Stream] = []
   /// Each stream's index in `streams`: a hostile trace may name a hundred thousand streams.
   private var streamIndices = StreamIndices()
-  /// The stream looked up last: most traces have one, and comparing two equal short names
-  /// costs less than hashing one.
-  private var lastStream: (name: StreamName, index: Int)?
   private var declaredRates: [StreamName: Double] = [:]
   private var maps = DirectionMaps()
   private var display: DisplayChange?
@@ -287,18 +284,18 @@ struct CameraStage: Sendable {
   /// The stream's index, or `nil` (counted in ``untrackedEvents``) for a new stream past the
   /// limits.
   private mutating func streamIndex(_ name: StreamName) -> Int? {
-    if let lastStream, lastStream.name == name { return lastStream.index }
-    guard let index = existingOrNewStreamIndex(name) else {
+    if let index = streamIndices.index(of: name) { return index }
+    return newStreamIndex(name)
+  }
+
+  /// The index of a stream seen for the first time, or `nil` (counted in ``untrackedEvents``)
+  /// past the limits. Once a stream, kept out of the per-frame path.
+  @inline(never)
+  private mutating func newStreamIndex(_ name: StreamName) -> Int? {
+    guard budget.admit(name) else {
       untrackedEvents += 1
       return nil
     }
-    lastStream = (name, index)
-    return index
-  }
-
-  private mutating func existingOrNewStreamIndex(_ name: StreamName) -> Int? {
-    if let index = streamIndices[name] { return index }
-    guard budget.admit(name) else { return nil }
     streams.append(
       Stream(
         gaps: FrameGapsStateMachine(

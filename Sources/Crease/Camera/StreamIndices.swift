@@ -1,13 +1,17 @@
 /// Each tracked stream's index in the camera stage, by name.
 ///
-/// Asked for every frame whose stream is not the last frame's: with many streams, nearly every
-/// frame, since cameras deliver in turn. A `Dictionary` hashes the name with SipHash (callgrind,
-/// 1,000 streams of frames: about 350 instructions a frame); this table hashes the name's UTF-8
-/// bytes with FNV-1a into slots at most half full and probes a few in turn. A name whose probes
-/// are all taken, as names chosen to collide would be, goes to a `Dictionary` instead, so
-/// crafted names cost what every name cost before and eight probes more, never a longer walk.
-/// Names are only added (a stream stays tracked), so a probe that meets an empty slot has not
-/// passed the name.
+/// Asked for every frame, drop and input: with many streams, cameras deliver in turn, so nearly
+/// every frame names a stream other than the last frame's. A name is found first by its
+/// identity: the bits of its `String` value, which for a name of up to 15 bytes hold the name
+/// itself, and for a longer one the storage the binary reader's name table hands to every
+/// event of the stream. Two words compared in slots keyed by a multiply of those words cost the
+/// same at 1 stream and at 100,000 (SPEC 9: no per-event hashing of a name's text). A name
+/// whose bits are not known (a long name each JSON line spells anew) is found by its text:
+/// FNV-1a over its UTF-8 bytes into slots at most half full, probing a few in turn. A name
+/// whose probes are all taken, as names chosen to collide would be, goes to a `Dictionary`
+/// instead, so crafted names cost what every name cost before and eight probes more, never a
+/// longer walk. Names are only added (a stream stays tracked), so a probe that meets an empty
+/// slot has not passed the name.
 struct StreamIndices {
   /// Each slot's name's hash, never 0, or 0 for an empty slot: a probe compares a name only
   /// where the hash is its own, and never copies an empty slot's.
@@ -16,6 +20,8 @@ struct StreamIndices {
   private var indices: [Int] = Array(repeating: 0, count: 16)
   /// The names whose probes were all taken when they were added.
   private var overflow: [StreamName: Int] = [:]
+  /// Each held name's identity and index, found before its text is hashed.
+  private var identities = StringIdentityTable()
   /// How many names the table holds.
   private(set) var count = 0
 
@@ -23,8 +29,22 @@ struct StreamIndices {
   static var probes: Int { 8 }
 
   /// The index of the stream named `name`, if it is tracked.
-  /// - Complexity: O(1) expected, O(*n*) for a name as long as *n* bytes.
+  /// - Complexity: O(1) expected; O(*n*) for a name as long as *n* bytes whose `String` bits
+  ///   are not those of the name added (a long name built anew).
   subscript(name: StreamName) -> Int? {
+    identities[name.rawValue] ?? indexByText(of: name)
+  }
+
+  /// ``subscript(_:)``, remembering a name found by its identity so that asking for it next
+  /// costs two compares.
+  /// - Complexity: as ``subscript(_:)``.
+  @inline(__always)
+  mutating func index(of name: StreamName) -> Int? {
+    identities.number(of: name.rawValue) ?? indexByText(of: name)
+  }
+
+  /// The index of `name` found by its text.
+  private func indexByText(of name: StreamName) -> Int? {
     let hash = Self.hash(name)
     let mask = hashes.count &- 1
     var slot = hash & mask
@@ -43,6 +63,7 @@ struct StreamIndices {
     assert(self[name] == nil, "a name is added once")
     if (count &+ 1) &* 2 > hashes.count { grow() }
     place(name, index: index)
+    identities.add(name.rawValue, number: index)
     count &+= 1
   }
 

@@ -6,9 +6,8 @@
 /// however many timers a trace sets (a stall timer per stream: a hostile trace may have a
 /// hundred thousand streams); a level of the heap is a compare and two stores. Once the heap
 /// holds more than 64 timers, a timer set due after every other, as a stall timer is when
-/// streams deliver in turn, joins the back of a lane instead, in O(1) amortized: the firing
-/// order is the same, and a frame costs 1.37 times as much at 1,000 streams as at one, not the
-/// 2.0 times of sinking to a leaf (callgrind). A tag that numbers itself
+/// streams deliver in turn, joins the back of a lane instead (a ``RingQueue``), in O(1)
+/// amortized: the firing order is the same, and no timer sinks past log *n* levels. A tag that numbers itself
 /// (``DenselyNumberedTimerTag``, as the pipeline's do) is its own slot: no hashing. Any other tag
 /// is given a free slot, found again through a dictionary. Nothing is allocated once the heap,
 /// the lane and the slots have grown to their working size. Scheduling a tag that is already
@@ -62,13 +61,11 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   private static var inLane: Int { -2 }
 
   private var heap: [Entry] = []
-  /// Entries in firing order, each set due no earlier than the one before it, from
-  /// `laneStart` on: a stall timer re-armed as its stream delivers, when streams deliver in
+  /// Entries in firing order, each set due no earlier than the one before it: a stall timer re-armed as its stream delivers, when streams deliver in
   /// turn, is due after every other, and goes to the back of the lane, not to a heap's leaf
   /// past log *n* levels. An entry whose timer was re-armed or cancelled since stays where it is,
   /// stale, until it reaches the front (the front is always live) or the lane is compacted.
-  private var lane: [Entry] = []
-  private var laneStart = 0
+  private var lane = RingQueue<Entry>()
   /// How many entries of the lane are stale.
   private var staleInLane = 0
   /// The due time of the first timer to fire, kept as the timers change: the engine asks it
@@ -101,8 +98,8 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     let place = slots[slot].place
     // The lane opens once the heap is deep: with a few timers, sifting costs less than keeping
     // a lane (callgrind, one stream: about 180 instructions a frame more through the lane).
-    let laneIsOpen = laneStart < lane.count || heap.count > Self.sortedInBuffersAbove
-    let joinsLane = laneIsOpen && (laneStart == lane.count || lane[lane.count &- 1].due <= due)
+    let laneIsOpen = !lane.isEmpty || heap.count > Self.sortedInBuffersAbove
+    let joinsLane = laneIsOpen && (lane.last.map { $0.due <= due } ?? true)
     if place >= 0 && !joinsLane {
       // Written only when it changes (it seldom does): a store checks the slots for sharing.
       if slots[slot].endOfStream != endOfStream { slots[slot].endOfStream = endOfStream }
@@ -114,8 +111,14 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
       // The usual re-arm with many streams: the old entry goes stale, the new one to the back.
       if slots[slot].endOfStream != endOfStream { slots[slot].endOfStream = endOfStream }
       slots[slot].sequence = entry.sequence
-      staleInLane &+= 1
-      dropStaleLaneEntries()
+      if staleInLane == 0 && lane.first?.slot == slot {
+        // Streams delivering in turn: the old entry is the first, and with none stale the one
+        // after it is live.
+        lane.removeFirst()
+      } else {
+        staleInLane &+= 1
+        dropStaleLaneEntries()
+      }
       lane.append(entry)
     } else {
       if place >= 0 {
@@ -162,16 +165,14 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
 
   /// The entries of the pending timers, the heap's and the lane's live ones.
   private var pendingEntries: [Entry] {
-    heap + lane[laneStart...].filter { Self.isLive($0, in: slots) }
+    heap + lane.elements.filter { Self.isLive($0, in: slots) }
   }
 
   /// Removes and returns the first timer to fire if it is due at or before `limit`.
   /// - Complexity: O(log *n*), where *n* is the number of pending timers.
   mutating func popFirst(dueAtOrBefore limit: Nanoseconds) -> Timer? {
     guard let due = nextDue, due <= limit else { return nil }
-    let first =
-      laneStart < lane.count && (heap.isEmpty || lane[laneStart].firesBefore(heap[0]))
-      ? lane[laneStart] : heap[0]
+    let first = lane.first.flatMap { heap.isEmpty || $0.firesBefore(heap[0]) ? $0 : nil } ?? heap[0]
     let timer = timer(of: first)
     remove(slot: first.slot)
     updateNextDue()
@@ -193,25 +194,22 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
 
   @inline(__always)
   private mutating func updateNextDue() {
-    let laneDue = laneStart < lane.count ? lane[laneStart].due : nil
+    let laneDue = lane.first?.due
     guard let heapDue = heap.first?.due else { return nextDue = laneDue }
     nextDue = laneDue.map { Swift.min($0, heapDue) } ?? heapDue
   }
 
   /// Takes the stale entries off the front of the lane, so its first is live, and compacts the
-  /// lane when most of it is spent or stale: each entry is stepped over once, and the lane
-  /// holds at most twice its live entries (and 64 more).
+  /// lane when most of it is stale: each entry is stepped over once, and the lane holds at
+  /// most twice its live entries (and 64 more).
   private mutating func dropStaleLaneEntries() {
-    while laneStart < lane.count && !Self.isLive(lane[laneStart], in: slots) {
-      laneStart &+= 1
+    while let first = lane.first, !Self.isLive(first, in: slots) {
+      lane.removeFirst()
       staleInLane &-= 1
     }
-    if lane.count > 64 && (laneStart &+ staleInLane) &* 2 > lane.count {
-      // In place, so the lane keeps its storage.
-      lane.removeSubrange(..<laneStart)
+    if lane.count > 64 && staleInLane &* 2 > lane.count {
       let slots = slots
       lane.removeAll { !Self.isLive($0, in: slots) }
-      laneStart = 0
       staleInLane = 0
     }
   }
@@ -360,9 +358,9 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     #if DEBUG
       assert(slotsByTag.count + freeSlots.count <= slots.count, "a slot per indexed tag or free")
       assert(
-        laneStart == lane.count || Self.isLive(lane[laneStart], in: slots), "the lane's first entry is live")
+        lane.first.map { Self.isLive($0, in: slots) } ?? true, "the lane's first entry is live")
       guard heap.count <= 64 && lane.count <= 64 else { return }
-      let inLane = lane[laneStart...]
+      let inLane = lane.elements
       assert(staleInLane == inLane.count { !Self.isLive($0, in: slots) }, "stale entries counted")
       assert(zip(inLane, inLane.dropFirst()).allSatisfy { !$1.firesBefore($0) }, "the lane in order")
       assert(

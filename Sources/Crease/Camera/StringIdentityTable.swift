@@ -1,0 +1,131 @@
+/// Numbers for `String` values, found by the bits of the value rather than by its text.
+///
+/// A `String` is two words on 64-bit platforms. A string of up to 15 UTF-8 bytes keeps its text
+/// in them; a longer one keeps its count and flags and the address of its storage. Looking a
+/// string up by those words is two compares in a slot picked by a multiply: no walk over the
+/// text, whatever its length and however many strings the table holds. A string with the same
+/// text but other bits (a long name built anew) is not found here; its caller then looks it up
+/// by its text.
+///
+/// Safe because equal bits mean equal text: the table holds every string it keys by, so the
+/// storage an address in a key names stays alive and unchanged while the key is held (a
+/// change to a shared string's storage copies it first, to a new address), and a short
+/// string's bits are its text. Where a `String` is not two words (32-bit platforms), nothing is
+/// added and nothing is found.
+struct StringIdentityTable {
+  private struct Key: Equatable {
+    var low: UInt64
+    var high: UInt64
+  }
+
+  private var keys: [Key]
+  /// Each slot's number plus one, or 0 for an empty slot.
+  private var numbers: [Int]
+  /// The strings keyed by, held so that their storage outlives their keys.
+  private var strings: [String]
+  /// The slot found last, and its key: most traces have one stream, and two compares cost less
+  /// than a probe.
+  private var recent: (key: Key, number: Int)?
+  /// How many strings the table holds.
+  private(set) var count = 0
+
+  /// How many slots a string may take the place of, from its own on: past them it is not
+  /// added, and is found by its text (with slots at most half full, about 1 string in 100).
+  private static var probes: Int { 8 }
+
+  /// An empty table.
+  init() {
+    keys = Array(repeating: Key(low: 0, high: 0), count: 16)
+    numbers = Array(repeating: 0, count: 16)
+    strings = Array(repeating: "", count: 16)
+  }
+
+  /// The number added with a string whose bits are `string`'s, if any, remembered for the
+  /// next lookup.
+  /// - Complexity: O(1).
+  // Asked for every frame. Tuning: hot-inline.
+  @inline(__always)
+  mutating func number(of string: String) -> Int? {
+    guard let key = Self.key(of: string) else { return nil }
+    if let recent, recent.key == key { return recent.number }
+    guard let number = number(of: key) else { return nil }
+    recent = (key, number)
+    return number
+  }
+
+  /// The number added with a string whose bits are `string`'s, if any.
+  /// - Complexity: O(1).
+  subscript(string: String) -> Int? {
+    Self.key(of: string).flatMap(number(of:))
+  }
+
+  @inline(__always)
+  private func number(of key: Key) -> Int? {
+    let mask = keys.count &- 1
+    var slot = Self.slot(of: key) & mask
+    for _ in 0..<Self.probes {
+      let number = numbers[slot]
+      if number == 0 { return nil }
+      if keys[slot] == key { return number &- 1 }
+      slot = (slot &+ 1) & mask
+    }
+    return nil
+  }
+
+  /// Adds `string`, under `number`, unless a string with its bits is held already or its
+  /// probes are all taken.
+  /// - Complexity: O(1) amortized.
+  mutating func add(_ string: String, number: Int) {
+    guard Self.key(of: string) != nil, self[string] == nil else { return }
+    if (count &+ 1) &* 2 > keys.count { grow() }
+    if place(string, number: number) { count &+= 1 }
+  }
+
+  /// Puts `string` in the first empty slot of its probes; whether there was one.
+  private mutating func place(_ string: String, number: Int) -> Bool {
+    guard let key = Self.key(of: string) else { return false }
+    let mask = keys.count &- 1
+    var slot = Self.slot(of: key) & mask
+    for _ in 0..<Self.probes {
+      if numbers[slot] == 0 {
+        keys[slot] = key
+        numbers[slot] = number &+ 1
+        strings[slot] = string
+        return true
+      }
+      slot = (slot &+ 1) & mask
+    }
+    return false
+  }
+
+  /// Doubles the slots and places every string again.
+  private mutating func grow() {
+    let held = numbers.indices.filter { numbers[$0] != 0 }.map { (strings[$0], numbers[$0] &- 1) }
+    let size = keys.count &* 2
+    keys = Array(repeating: Key(low: 0, high: 0), count: size)
+    numbers = Array(repeating: 0, count: size)
+    strings = Array(repeating: "", count: size)
+    count = 0
+    recent = nil
+    for (string, number) in held where place(string, number: number) { count &+= 1 }
+  }
+
+  /// The two words of `string`, or `nil` where a `String` is not two words.
+  @inline(__always)
+  private static func key(of string: String) -> Key? {
+    guard MemoryLayout<String>.size == MemoryLayout<Key>.size else { return nil }
+    return withUnsafeBytes(of: string) { $0.loadUnaligned(as: Key.self) }
+  }
+
+  /// The key's slot before masking: the high word multiplied into the low, then mixed as
+  /// MurmurHash3's finalizer mixes, so the low bits a mask keeps depend on every byte of both
+  /// (a short name's bytes are in the low word, its length in the high one).
+  @inline(__always)
+  private static func slot(of key: Key) -> Int {
+    var mixed = key.low ^ (key.high &* 0x9E37_79B9_7F4A_7C15)
+    mixed ^= mixed >> 33
+    mixed &*= 0xFF51_AFD7_ED55_8CCD
+    mixed ^= mixed >> 33
+    return Int(truncatingIfNeeded: mixed)
+  }
+}
