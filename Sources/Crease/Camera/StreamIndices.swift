@@ -1,17 +1,16 @@
 /// Each tracked stream's index in the camera stage, by name.
 ///
 /// Asked for every frame, drop and input: with many streams, cameras deliver in turn, so nearly
-/// every frame names a stream other than the last frame's. A name is found first by its
-/// identity: the bits of its `String` value, which for a name of up to 15 bytes hold the name
-/// itself, and for a longer one the storage the binary reader's name table hands to every
-/// event of the stream. Two words compared in slots keyed by a multiply of those words cost the
-/// same at 1 stream and at 100,000 (SPEC 9: no per-event hashing of a name's text). A name
-/// whose bits are not known (a long name each JSON line spells anew) is found by its text:
-/// FNV-1a over its UTF-8 bytes into slots at most half full, probing a few in turn. A name
-/// whose probes are all taken, as names chosen to collide would be, goes to a `Dictionary`
-/// instead, so crafted names cost what every name cost before and eight probes more, never a
-/// longer walk. Names are only added (a stream stays tracked), so a probe that meets an empty
-/// slot has not passed the name.
+/// every frame names a stream other than the last frame's. A name is found first by its identity:
+/// the bits of its `String` value, which for a name of up to 15 bytes hold the name itself, and for
+/// a longer one the storage the binary reader's name table hands to every event of the stream. Two
+/// words compared in slots keyed by a multiply of those words: a lookup that does not grow with the
+/// streams (SPEC 9: no per-event hashing of a name's text). A name whose bits are not known (a long
+/// name each JSON line spells anew) is found by its text: FNV-1a over its UTF-8 bytes into slots at
+/// most half full, probing a few in turn. A name whose probes are all taken, as names chosen to
+/// collide would be, goes to a `Dictionary` instead, so crafted names cost what every name cost
+/// before and eight probes more, never a longer walk. Names are only added (a stream stays
+/// tracked), so a probe that meets an empty slot has not passed the name.
 struct StreamIndices {
   /// Each slot's name's hash, never 0, or 0 for an empty slot: a probe compares a name only
   /// where the hash is its own, and never copies an empty slot's.

@@ -3,9 +3,9 @@
 ///
 /// The timer scheduler's lane: with many streams, each frame takes a stall timer's stale entry
 /// off the front and appends the re-armed one at the back. As an array with a moving start, the
-/// lane was moved down whole every time its start passed half of it (callgrind, 1,000 streams:
-/// 24 instructions a frame in `memmove` and 17 in the compaction's scan). Nothing is allocated
-/// once the ring has grown to the queue's greatest length.
+/// lane was moved down whole every time its start passed half of it (Docs/Performance.md,
+/// "Streams, the second round"). Nothing is allocated once the ring has grown to the queue's
+/// greatest length.
 struct RingQueue<Element> {
   /// The elements from `head` on, wrapping to the start; slots outside them hold copies of some
   /// element, never read.

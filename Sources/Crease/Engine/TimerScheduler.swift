@@ -7,9 +7,9 @@
 /// hundred thousand streams); a level of the heap is a compare and two stores. Once the heap
 /// holds more than 64 timers, a timer set due after every other, as a stall timer is when
 /// streams deliver in turn, joins the back of a lane instead (a ``RingQueue``), in O(1)
-/// amortized: the firing order is the same, and no timer sinks past log *n* levels. A tag that numbers itself
-/// (``DenselyNumberedTimerTag``, as the pipeline's do) is its own slot: no hashing. Any other tag
-/// is given a free slot, found again through a dictionary. Nothing is allocated once the heap,
+/// amortized: the firing order is the same, and no timer sinks past log *n* levels. A tag that
+/// numbers itself (``DenselyNumberedTimerTag``, as the pipeline's do) is its own slot: no
+/// hashing. Any other tag is given a free slot, found again through a dictionary. Nothing is allocated once the heap,
 /// the lane and the slots have grown to their working size. Scheduling a tag that is already
 /// pending re-arms it. Heap indices and the setting count use wrapping arithmetic, unchecked: an
 /// index stays below the heap's count, and 2^64 settings do not happen.
@@ -61,9 +61,9 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   private static var inLane: Int { -2 }
 
   private var heap: [Entry] = []
-  /// Entries in firing order, each set due no earlier than the one before it: a stall timer re-armed as its stream delivers, when streams deliver in
-  /// turn, is due after every other, and goes to the back of the lane, not to a heap's leaf
-  /// past log *n* levels. An entry whose timer was re-armed or cancelled since stays where it is,
+  /// Entries in firing order, each set due no earlier than the one before it: a stall timer
+  /// re-armed as its stream delivers, when streams deliver in turn, is due after every other,
+  /// and goes to the back of the lane, not to a heap's leaf past log *n* levels. An entry whose timer was re-armed or cancelled since stays where it is,
   /// stale, until it reaches the front (the front is always live) or the lane is compacted.
   private var lane = RingQueue<Entry>()
   /// How many entries of the lane are stale.
