@@ -60,8 +60,42 @@ struct Peer {
   /// Whether the peer writes the cue lines of `creaseCues`, crease's replay of `binary`.
   func writesSameCues(on binary: String, as creaseCues: String) throws -> Bool {
     let cues = "\(executable).cues"
-    _ = try Spawn.run("\(executable) \(binary) > \(cues)")
+    guard (try? Spawn.run("\(executable) \(binary) > \(cues) 2>/dev/null")) != nil else { return false }
     return (try? Spawn.run("cmp -s \(cues) \(creaseCues)")) != nil
+  }
+
+  /// A trace the peers' cues are checked on: its binary conversion and crease's cues for it.
+  struct CheckedTrace {
+    var name: String
+    var binary: String
+    var creaseCues: String
+  }
+
+  /// Every bundled trace (`Traces/*.jsonl`), converted to binary in `data` and replayed by
+  /// `crease`: SPEC 9 asks the anchor for crease's bytes on each. A trace with bad lines
+  /// converts the rest (exit 65), which is what both then read.
+  static func bundledTraces(crease: String, data: String) throws -> [CheckedTrace] {
+    guard let directory = opendir("Traces") else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      names.append(
+        withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+    }
+    return try names.sorted().filter { $0.hasSuffix(".jsonl") && !$0.hasSuffix(".cues.jsonl") }.map { name in
+      let stem = String(name.dropLast(".jsonl".count))
+      let trace = CheckedTrace(
+        name: stem, binary: "\(data)/bundled-\(stem).crtrace", creaseCues: "\(data)/bundled-\(stem).cues")
+      _ = try Spawn.run(
+        "\(crease) convert Traces/\(name) -o \(trace.binary) 2>/dev/null; test -s \(trace.binary)")
+      _ = try Spawn.run("\(crease) replay \(trace.binary) > \(trace.creaseCues) 2>/dev/null")
+      return trace
+    }
+  }
+
+  /// The names of the traces of `traces` on which the peer does not write crease's cue lines.
+  func differingTraces(_ traces: [CheckedTrace]) throws -> [String] {
+    try traces.filter { !(try writesSameCues(on: $0.binary, as: $0.creaseCues)) }.map(\.name)
   }
 
   /// The peer's instructions per line by part beside each run's (both threads), with the

@@ -156,39 +156,32 @@ if access(crease, X_OK) == 0 {
       for row in InstructionProfile.table(steadyRuns, lines: added) { print("  " + row) }
     }
     // The peers: Crease's work on a binary trace in one thread, of C (SPEC 9's anchor) and of
-    // Swift on plain records (what Crease on records could reach). They do not yet follow every
-    // rule of SPEC 4, so their cues are checked on the day trace and shown as they compare, and
-    // their part table is on the trace of hinge, frames and marks they were written for (the
-    // old bench trace), beside crease's binary replay of that trace.
+    // Swift on plain records (the language's own cost on the same program). Both follow every
+    // rule of SPEC 4: their cue lines are checked against crease's on the day trace and on
+    // every bundled trace, and they are measured on the day trace beside crease's two replays.
     let dayCues = "\(dataDirectory)/crease-day.cues"
     _ = try Spawn.run("\(crease) replay \(binaries[1]) > \(dayCues)")
-    let markTraces = try [shorter, longer].map { lines -> String in
-      let path = "\(dataDirectory)/marks-\(lines).jsonl"
-      _ = try BenchTrace.write(lines: lines, to: path)
-      return try binary(path)
-    }
-    let markCues = "\(dataDirectory)/crease-marks.cues"
-    _ = try Spawn.run("\(crease) replay \(markTraces[1]) > \(markCues)")
-    if let anchor = try Peer.measure(.c, on: markTraces, against: markCues),
-      let first = try Callgrind.run("\(crease) replay \(markTraces[0]) > /dev/null"),
-      let second = try Callgrind.run("\(crease) replay \(markTraces[1]) > /dev/null")
-    {
-      let swift = try Peer.measure(.swift, on: markTraces, against: markCues)
-      print("\nthe peers (Benchmarks/peers/, one thread each), per line of the binary mark trace:")
+    let bundled = try Peer.bundledTraces(crease: crease, data: dataDirectory)
+    if let anchor = try Peer.measure(.c, on: binaries, against: dayCues) {
+      let swift = try Peer.measure(.swift, on: binaries, against: dayCues)
+      print("\nthe peers (Benchmarks/peers/, one thread each), per line of the binary day trace:")
       for peer in [anchor] + [swift].compactMap({ $0 }) {
-        func verdict(_ same: Bool) -> String {
-          same ? "the same as crease's, byte for byte" : "DIFFERENT from crease's"
-        }
+        let differing = try peer.differingTraces(bundled)
         print(
-          "  \(peer.program.name) (\(peer.program.compiler)): \(peer.profile.total / added); cues on the mark trace "
-            + "\(verdict(peer.sameCues)), on the day trace \(verdict(try peer.writesSameCues(on: binaries[1], as: dayCues)))"
-        )
+          "  \(peer.program.name) (\(peer.program.compiler)): \(peer.profile.total / added); its cue lines "
+            + (peer.sameCues ? "the same as crease's" : "DIFFERENT from crease's")
+            + " on the day trace, the same on "
+            + "\(bundled.count - differing.count) of \(bundled.count) bundled traces"
+            + (differing.isEmpty ? "" : " (DIFFERENT on \(differing.joined(separator: ", ")))"))
       }
-      let marks: InstructionProfile.LabelledRun = (
-        "binary", second.mainThread - first.mainThread, second.otherThreads - first.otherThreads
-      )
       let others = [swift?.run].compactMap { $0 }
-      for row in anchor.table(against: others + [marks], lines: added) { print("  " + row) }
+      for row in anchor.table(against: others + steadyRuns, lines: added) { print("  " + row) }
+      let ratios = steadyRuns.map { run in
+        let all = (run.mainThread + run.otherThreads).total
+        return "\(run.label) " + BenchRow.format(Double(all) / Double(max(anchor.profile.total, 1)), 2) + "×"
+      }
+      print(
+        "  SPEC 9 targets: binary ≤ 1.25× the C peer, JSONL ≤ 1.6×; now \(ratios.joined(separator: ", "))")
     }
   }
   // What a frame costs as the streams grow: binary replay of frames only, at 1, 1,000 and

@@ -161,18 +161,15 @@ static inline void put_integer(int64_t value) {
 }
 
 // A decimal as Crease writes one: rounded to thousandths (a tie away from zero), at least one
-// decimal, no trailing zeros; past ±9.2e15 thousandths, the shortest form that reads back.
+// decimal, no trailing zeros; past 64-bit thousandths, the shortest form that reads back.
 static void put_decimal(double value) {
   double scaled = round(value * 1000);
-  if (!(fabs(scaled) < 9.2e18)) {
+  if (!(scaled >= -9223372036854775808.0 && scaled < 9223372036854775808.0)) {  // not an Int64
+    // Swift's `description`: the fewest digits that read back, in exponent form this far out.
     char text[32];
-    if (fabs(value) < 1e16) {
-      snprintf(text, sizeof text, "%.1f", value);
-    } else {
-      for (int precision = 1; precision <= 17; precision++) {
-        snprintf(text, sizeof text, "%.*g", precision, value);
-        if (strtod(text, NULL) == value) break;
-      }
+    for (int digits = 0; digits < 17; digits++) {
+      snprintf(text, sizeof text, "%.*e", digits, value);
+      if (strtod(text, NULL) == value) break;
     }
     put(text, strlen(text));
     return;
