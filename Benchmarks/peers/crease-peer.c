@@ -1628,7 +1628,6 @@ static inline void admit_tail(void) {
 
 static int64_t latest = INT64_MIN;  // the largest t read
 static int has_latest;
-static uint64_t late_events;
 
 static void release(void) {
   while (ring_count > BUFFER_LIMIT || ring_text_bytes > BUFFER_BYTES) process_earliest();
@@ -1665,12 +1664,10 @@ int main(int argc, char **argv) {
       end_time = event->t;
       break;
     }
-    // Late: more than the window behind the largest t read, or behind processed time.
-    // Both times are at least 0 (the decoder refuses a negative t): the difference fits.
-    if ((has_latest && latest - event->t > REORDER_WINDOW) || event->t < now) {
-      late_events++;
-      continue;
-    }
+    // Late: more than the window behind the largest t read, or behind processed time; it goes
+    // to crease's late output, not to its cues, so it is left out. Both times are at least 0
+    // (the decoder refuses a negative t): the difference fits.
+    if ((has_latest && latest - event->t > REORDER_WINDOW) || event->t < now) continue;
     event->sequence = sequence++;
     if (!has_latest || event->t > latest) latest = event->t;
     has_latest = 1;
