@@ -1260,6 +1260,14 @@ static int active_camera(const struct stream *stream, int *facing) {
   return camera;
 }
 
+// A direction or mirroring cue up to its camera.
+static void begin_camera_cue(enum cue_kind kind, const struct stream *stream, int camera) {
+  begin_cue(kind, now);
+  stream_field(stream);
+  PUT(",\"camera\":");
+  put_name(camera_names[camera]);
+}
+
 // The decision brought up to date: `camera.direction` and `camera.mirroring` when they change.
 static void decide(struct stream *stream) {
   int facing;
@@ -1268,10 +1276,7 @@ static void decide(struct stream *stream) {
   if (facing >= 0 && (stream->direction_camera != camera || stream->direction_user != facing)) {
     stream->direction_camera = (int8_t)camera;
     stream->direction_user = (int8_t)facing;
-    begin_cue(CUE_CAMERA_DIRECTION, now);
-    stream_field(stream);
-    PUT(",\"camera\":");
-    put_name(camera_names[camera]);
+    begin_camera_cue(CUE_CAMERA_DIRECTION, stream, camera);
     if (facing) PUT(",\"facing\":\"user\""); else PUT(",\"facing\":\"away\"");
     end_cue();
   }
@@ -1279,10 +1284,7 @@ static void decide(struct stream *stream) {
   if (stream->mirroring_camera == camera && stream->mirroring_value == mirrored) return;
   stream->mirroring_camera = (int8_t)camera;
   stream->mirroring_value = (int8_t)mirrored;
-  begin_cue(CUE_CAMERA_MIRRORING, now);
-  stream_field(stream);
-  PUT(",\"camera\":");
-  put_name(camera_names[camera]);
+  begin_camera_cue(CUE_CAMERA_MIRRORING, stream, camera);
   if (mirrored) PUT(",\"mirrored\":true"); else PUT(",\"mirrored\":false");
   if (facing < 0) PUT(",\"basis\":\"deviceType\""); else PUT(",\"basis\":\"direction\"");
   end_cue();

@@ -1336,6 +1336,14 @@ struct Replay {
     return (camera, camera == noCamera ? -1 : facing(of: camera))
   }
 
+  /// A direction or mirroring cue up to its camera.
+  mutating func beginCameraCue(_ kind: CueKind, _ index: Int, _ camera: Int8) {
+    output.begin(kind, now: now, since: now)
+    streamField(index)
+    output.put(",\"camera\":")
+    output.put(cameraName(camera))
+  }
+
   /// The decision brought up to date: `camera.direction` and `camera.mirroring` when they change.
   mutating func decide(_ index: Int) {
     let (camera, facing) = activeCamera(index)
@@ -1343,10 +1351,7 @@ struct Replay {
     if facing >= 0 && (streams[index].directionCamera != camera || streams[index].directionUser != facing) {
       streams[index].directionCamera = camera
       streams[index].directionUser = facing
-      output.begin(.cameraDirection, now: now, since: now)
-      streamField(index)
-      output.put(",\"camera\":")
-      output.put(cameraName(camera))
+      beginCameraCue(.cameraDirection, index, camera)
       output.put(facing == 1 ? ",\"facing\":\"user\"" : ",\"facing\":\"away\"")
       output.end()
     }
@@ -1354,10 +1359,7 @@ struct Replay {
     if streams[index].mirroringCamera == camera && streams[index].mirroringValue == mirrored { return }
     streams[index].mirroringCamera = camera
     streams[index].mirroringValue = mirrored
-    output.begin(.cameraMirroring, now: now, since: now)
-    streamField(index)
-    output.put(",\"camera\":")
-    output.put(cameraName(camera))
+    beginCameraCue(.cameraMirroring, index, camera)
     output.put(mirrored == 1 ? ",\"mirrored\":true" : ",\"mirrored\":false")
     output.put(facing < 0 ? ",\"basis\":\"deviceType\"" : ",\"basis\":\"direction\"")
     output.end()
