@@ -18,7 +18,12 @@ struct PeerParityTests {
     let directory = temporaryDirectory()
     let peers = "\(repositoryRoot)/Benchmarks/peers"
     return [
-      ("C", "cc -O2 -o \(directory)/c \(peers)/crease-peer.c -lm", "\(directory)/c"),
+      // `cc` as the benchmark builds it, or the toolchain's own clang where no C compiler
+      // was installed (a fresh machine has Swift's).
+      (
+        "C", "$(command -v cc || command -v clang) -O2 -o \(directory)/c \(peers)/crease-peer.c -lm",
+        "\(directory)/c"
+      ),
       ("Swift", "swiftc -O -o \(directory)/swift \(peers)/crease-peer.swift", "\(directory)/swift"),
     ].map { name, build, executable in
       let built = try? runProcess("/bin/sh", ["-c", build])
