@@ -12,8 +12,8 @@ import Testing
 /// line, a stream's end, repeated session stops).
 @Suite("the peers write crease's cues")
 struct PeerParityTests {
-  /// The peers, each built once with the benchmark's compiler line (`Peer.Program`); a peer
-  /// that does not build fails the tests that need it.
+  /// The peers, each built once at the benchmark's optimization (`Peer.Program`, without its
+  /// debug information); a peer that does not build fails the tests that need it.
   static let peers: [(name: String, executable: String?)] = {
     let directory = temporaryDirectory()
     let peers = "\(repositoryRoot)/Benchmarks/peers"
