@@ -17,6 +17,13 @@ extension FleetReport {
     /// Nothing folded in yet.
     public init() {}
 
+    /// Makes room for `count` rows: as many as the summaries to be folded in, so that the
+    /// rows, most of what a report over a fleet holds, take what they need and no more.
+    /// - Complexity: O(*t*) in the rows folded in so far.
+    public mutating func reserveCapacity(rows count: Int) {
+      traces.reserveCapacity(count)
+    }
+
     /// Folds `report` in; refused, with nothing changed, when it was made under another
     /// provenance than the reports before it.
     /// - Complexity: O(*t* + *v* + *k* × *b*) in the report's traces, violations, kinds and
@@ -49,6 +56,17 @@ extension FleetReport {
     /// - Complexity: O((*t* + *v*) log(*t* + *v*)): the rows and violations put in order.
     public var report: FleetReport {
       FleetReport(provenance: provenance, traces: traces, kinds: kinds, violations: violations)
+    }
+
+    /// The report of everything folded in, leaving nothing folded: the rows are put in order
+    /// where they lie, where ``report`` sorts a copy of them (a fleet's rows are most of what
+    /// a report holds).
+    /// - Complexity: O((*t* + *v*) log(*t* + *v*)): the rows and violations put in order.
+    public mutating func takeReport() -> FleetReport {
+      var rows: [Trace] = []
+      swap(&rows, &traces)
+      defer { self = Accumulator() }
+      return FleetReport(provenance: provenance, traces: consume rows, kinds: kinds, violations: violations)
     }
   }
 

@@ -52,7 +52,13 @@ public struct FleetReport: Hashable, Sendable {
     /// Cues over their bound.
     public var overBound = 0
     /// `camera.gap` cues by cause, in `GapCause` order.
-    public var gaps = [0, 0, 0]
+    public var gaps: [Int] {
+      get { [gapCounts.0, gapCounts.1, gapCounts.2] }
+      set { gapCounts = (newValue[0], newValue[1], newValue[2]) }
+    }
+    /// The gap counts kept inline: an array a row was a heap block a trace (56 bytes), and a
+    /// report holds a row for every trace of a fleet.
+    private var gapCounts = (0, 0, 0)
     /// `camera.stall` cues.
     public var stalls = 0
     /// The least and greatest bound the trace's stalls were judged against (each stream's
@@ -147,9 +153,10 @@ public struct FleetReport: Hashable, Sendable {
     traces = [Trace(name: name, error: error)]
   }
 
-  init(provenance: Provenance?, traces: [Trace], kinds: [String: Kind], violations: [Violation]) {
+  init(provenance: Provenance?, traces: consuming [Trace], kinds: [String: Kind], violations: [Violation]) {
     self.provenance = provenance
-    self.traces = Self.canonical(traces)
+    Self.putInCanonicalOrder(&traces)
+    self.traces = traces
     self.kinds = kinds
     self.violations = violations.sorted()
   }
@@ -183,12 +190,10 @@ public struct FleetReport: Hashable, Sendable {
   /// Rows by name; equal names by their JSON bytes, so the order never depends on which report
   /// a row came from. The bytes are made only to break a tie, and let go after it: made for
   /// every row first, they were most of a report's memory (about 1.3 KB a row).
-  private static func canonical(_ traces: [Trace]) -> [Trace] {
-    var traces = traces
+  private static func putInCanonicalOrder(_ traces: inout [Trace]) {
     traces.sort { lhs, rhs in
       lhs.name != rhs.name ? lhs.name < rhs.name : lhs.json.bytes.lexicographicallyPrecedes(rhs.json.bytes)
     }
-    return traces
   }
 
   // MARK: Totals
@@ -196,7 +201,7 @@ public struct FleetReport: Hashable, Sendable {
   /// All traces' lines added up.
   public var lines: Lines { traces.reduce(into: Lines()) { $0.add($1.lines) } }
   /// Traces that could not be replayed.
-  public var failed: Int { traces.filter { $0.error != nil }.count }
+  public var failed: Int { traces.count { $0.error != nil } }
   /// `camera.gap` cues by cause over all traces, in `GapCause` order.
   public var gaps: [Int] {
     traces.reduce(into: [0, 0, 0]) { total, trace in
@@ -206,24 +211,34 @@ public struct FleetReport: Hashable, Sendable {
   /// `camera.stall` cues over every trace, saturating.
   public var stalls: Int { traces.reduce(0) { $0.addingSaturated($1.stalls) } }
   /// The least and greatest bound any trace's stalls were judged against, if any stalled.
-  public var stallBounds: ClosedRange<Nanoseconds>? { Self.widest(traces.compactMap(\.stallBounds)) }
+  public var stallBounds: ClosedRange<Nanoseconds>? { Self.widest(traces.lazy.compactMap(\.stallBounds)) }
 
   /// The range that holds every one of `ranges`, or `nil` when there are none.
-  static func widest(_ ranges: [ClosedRange<Nanoseconds>]) -> ClosedRange<Nanoseconds>? {
-    guard let least = ranges.map(\.lowerBound).min(), let greatest = ranges.map(\.upperBound).max() else {
-      return nil
+  /// - Complexity: O(*n*), holding none of them.
+  static func widest(_ ranges: some Sequence<ClosedRange<Nanoseconds>>) -> ClosedRange<Nanoseconds>? {
+    ranges.reduce(nil) { widest, range in
+      widest.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
     }
-    return least...greatest
   }
   /// Stale frames over every trace, saturating.
   public var staleFrames: Int { traces.reduce(0) { $0.addingSaturated($1.staleFrames) } }
 
-  /// The traces whose cues came closest to their bound, closest first (ties by name).
+  /// The traces whose cues came closest to their bound, closest first (ties by name, then in
+  /// the rows' order).
+  /// - Complexity: O(*t* × ``closestCount``), holding only the closest: a copy of every row,
+  ///   sorted, was the largest thing a report over a fleet held.
   public var closestToBound: [Trace] {
-    Array(
-      traces.filter { $0.closest != nil }.sorted { lhs, rhs in
-        lhs.closest!.share != rhs.closest!.share
-          ? lhs.closest!.share > rhs.closest!.share : lhs.name < rhs.name
-      }.prefix(Self.closestCount))
+    func precedes(_ lhs: Trace, _ rhs: Trace) -> Bool {
+      let (left, right) = (lhs.closest!.share, rhs.closest!.share)
+      return left != right ? left > right : lhs.name < rhs.name
+    }
+    var closest: [Trace] = []
+    closest.reserveCapacity(Self.closestCount + 1)
+    for trace in traces where trace.closest != nil {
+      guard closest.count < Self.closestCount || precedes(trace, closest.last!) else { continue }
+      closest.insert(trace, at: closest.firstIndex { precedes(trace, $0) } ?? closest.endIndex)
+      if closest.count > Self.closestCount { closest.removeLast() }
+    }
+    return closest
   }
 }

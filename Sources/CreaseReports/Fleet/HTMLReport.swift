@@ -81,18 +81,18 @@ public enum HTMLReport {
 
   /// A sweep (or a report of several configurations): the table, and per cue kind the
   /// trade-off between its count and its p99 latency, a point per setting, with the settings'
-  /// distributions below.
+  /// distributions below. Its settings must have been made keeping their latencies.
   public static func page(_ sweep: FleetSweep) -> String {
-    let names = Array(Set(sweep.settings.flatMap { $0.report.kinds.keys })).sorted()
+    let names = Array(Set(sweep.settings.flatMap { $0.cues.map(\.name) })).sorted()
     var body = "<h1>Crease sweep</h1>\n"
     body += paragraph(
-      "\(sweep.settings.count) \(sweep.label)(s) over \(sweep.settings.first?.report.traces.count ?? 0) trace(s); "
+      "\(sweep.settings.count) \(sweep.label)(s) over \(sweep.settings.first?.traces ?? 0) trace(s); "
         + "points are labelled "
         + sweep.settings.map { "\(pointLabel($0.name, in: sweep)) = \($0.name)" }
         .joined(separator: "; ") + ".")
     // A trade-off only where the settings changed something: a flat line tells nothing.
     let varying = names.filter { name in
-      Set(sweep.settings.map { $0.report.kinds[name].map(FleetComparison.Figures.init) }).count > 1
+      Set(sweep.settings.map { $0.cue(name)?.figures }).count > 1
     }
     body += "<h2>Trade-off: p99 latency against count</h2>\n"
     body +=
@@ -100,9 +100,9 @@ public enum HTMLReport {
       ? paragraph("No cue kind's count or latency changed between the \(sweep.label)s.")
       : "<div class=\"charts\">\n"
         + varying.map { name in
-          let present = sweep.settings.filter { $0.report.kinds[name] != nil }
+          let present = sweep.settings.filter { $0.cue(name) != nil }
           let points = present.map { setting in
-            let figures = FleetComparison.Figures(setting.report.kinds[name]!)
+            let figures = setting.cue(name)!.figures
             return (x: Double(figures.count), y: Double(figures.latencies[2].rawValue) / 1e6)
           }
           let series = SVGChart.Series(
@@ -115,11 +115,11 @@ public enum HTMLReport {
     body += "<h2>Latency distributions</h2>\n"
     body += charts(
       names.map { name in
-        let stage = sweep.settings.lazy.compactMap { $0.report.kinds[name]?.stage }.first!
+        let stage = sweep.settings.lazy.compactMap { $0.cue(name)?.stage }.first!
         return (
           name,
           sweep.settings.compactMap { setting in
-            setting.report.kinds[name].map { (pointLabel(setting.name, in: sweep), $0.latencies) }
+            setting.cue(name).map { (pointLabel(setting.name, in: sweep), $0.keptLatencies) }
           },
           sweepMarkers(sweep, stage: stage), false
         )
@@ -138,7 +138,7 @@ public enum HTMLReport {
     var order: [Double] = []
     var bounds: [Double: (label: String, settings: [String])] = [:]
     for setting in sweep.settings {
-      for marker in Bounds(setting.report).markers(for: stage) {
+      for marker in Bounds(setting).markers(for: stage) {
         if bounds[marker.x] == nil { order.append(marker.x) }
         bounds[marker.x, default: (marker.label, [])].settings.append(pointLabel(setting.name, in: sweep))
       }
@@ -178,6 +178,11 @@ public enum HTMLReport {
     init(_ report: FleetReport) {
       configuration = try? report.provenance?.parsedConfiguration()
       stallBounds = report.stallBounds
+    }
+
+    init(_ setting: FleetSweep.Setting) {
+      configuration = setting.configuration
+      stallBounds = setting.stallBounds
     }
 
     /// The stage's bound as a chart marks it: one, or none where the stage has none.

@@ -71,7 +71,7 @@ enum BatchCommand: Subcommand {
       }, done: { progress.traceDone() })
     progress.finish()
     for result in results { try streams.error.write(result.diagnostics) }
-    let report = fleet.withLock(\.report)
+    let report = fleet.withLock { $0.takeReport() }
     for (name, format) in [("report.json", TextOrJSON.json), ("report.txt", .text)] {
       let file = try ReplacedFile(path: "\(directory)/\(name)")
       try ReportCommand.write(report, as: format, to: file.sink)

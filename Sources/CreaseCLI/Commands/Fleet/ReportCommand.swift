@@ -32,6 +32,7 @@ enum ReportCommand: Subcommand {
     // histogram a cue kind and a row a trace.
     guard arguments.flag(mixedOption) else {
       var accumulator = FleetReport.Accumulator()
+      accumulator.reserveCapacity(rows: files.count)
       var firstAttributed: String?
       try TraceInputs.forEach(files, streams: streams) { source in
         let report = try FleetReport.read(source)
@@ -46,7 +47,7 @@ enum ReportCommand: Subcommand {
         }
         if report.provenance != nil { firstAttributed = firstAttributed ?? source.name }
       }
-      let report = accumulator.report
+      let report = accumulator.takeReport()
       try TableFormat.write(
         arguments, streams: streams, text: report.text, table: report.table, json: report.json
       ) { HTMLReport.page(report) }
@@ -56,7 +57,8 @@ enum ReportCommand: Subcommand {
     try TraceInputs.forEach(files, streams: streams) { groups.add(try FleetReport.read($0)) }
     let mixed = groups.reports
     let sweep = FleetSweep(
-      settings: mixed.map { (name: Provenance.describe($0.provenance), report: $0) }, label: "configuration")
+      settings: mixed.map { .init(name: Provenance.describe($0.provenance), report: $0) },
+      label: "configuration")
     try TableFormat.write(
       arguments, streams: streams,
       text: mixed.map { "\(Provenance.describe($0.provenance)):\n" + $0.text }.joined(separator: "\n"),

@@ -62,37 +62,47 @@ enum SweepCommand: Subcommand {
     guard !traces.contains("-") else {
       throw UsageError("'sweep' reads each trace once a setting: standard input ('-') can be read only once.")
     }
-    let settings = try Combinations(axes).map { setting in
-      (
-        name: setting.map { "\($0.key)=\($0.value)" }.joined(separator: " "),
-        configuration: try configure(setting, over: base)
-      )
-    }
+    let settings = try Combinations(axes)
+    // Every setting is configured here, so a value the configuration refuses stops the sweep
+    // before its first replay; none is kept, each is made again when its replays start.
+    for setting in settings { _ = try configure(setting, over: base) }
     try OutputPaths.refuseOverlaps(TableFormat.outputs(arguments), inputs: traces, streams: streams)
     let jobs =
       try arguments.value(BatchCommand.jobsOption, as: "a whole number from 1") {
         Int($0).flatMap { $0 >= 1 ? $0 : nil }
       } ?? BatchCommand.processorCount
     // Every (setting, trace) pair is one piece of work, so all cores stay busy; each report is
-    // folded into its setting's as it comes, so a sweep holds a report a setting, not one a pair.
-    let folded = settings.map { _ in Locked(FleetReport.Accumulator()) }
+    // folded into its setting's as it comes, and a setting is cut down to its figures once its
+    // last trace is in, so a sweep holds a setting's figures, not its reports.
+    let progress = Locked(
+      SweepProgress(
+        settings: settings.count, tracesEach: traces.count,
+        keepingLatencies: arguments.value(TableFormat.htmlOption) != nil
+      ) { index in
+        do {
+          return try configure(settings[index], over: base)
+        } catch {
+          preconditionFailure("every setting was configured before the first replay: \(error)")
+        }
+      })
     let outcomes = ParallelWork.map(count: settings.count * traces.count, jobs: jobs) { index in
       let (setting, trace) = index.quotientAndRemainder(dividingBy: traces.count)
-      return BatchCommand.replay(
-        traces[trace], configuration: settings[setting].configuration, format: .jsonl,
-        foldingInto: folded[setting])
+      let (configuration, fold) = progress.withLock { $0.start(setting) }
+      let outcome = BatchCommand.replay(
+        traces[trace], configuration: configuration, format: .jsonl, foldingInto: fold)
+      progress.withLock { $0.finish(setting, name: settings.name(at: setting)) }
+      return outcome
     }
-    let reports = folded.map { $0.withLock(\.report) }
     // A bad line reads the same under every setting: each trace's diagnostics are written once,
     // and again only where a setting changed them (a swept reorder window makes lines late).
     for (index, outcome) in outcomes.enumerated()
     where index < traces.count || outcome.diagnostics != outcomes[index % traces.count].diagnostics {
       if index >= traces.count {
-        try streams.error.write("crease: under \(settings[index / traces.count].name):\n")
+        try streams.error.write("crease: under \(settings.name(at: index / traces.count)):\n")
       }
       try streams.error.write(outcome.diagnostics)
     }
-    let sweep = FleetSweep(settings: zip(settings, reports).map { ($0.name, $1) }, label: "setting")
+    let sweep = FleetSweep(settings: progress.withLock(\.finished), label: "setting")
     try TableFormat.write(
       arguments, streams: streams, text: sweep.table.text, table: sweep.table, json: sweep.json
     ) {
@@ -187,6 +197,14 @@ enum SweepCommand: Subcommand {
       }
       return setting.reversed()
     }
+
+    /// The name of the combination at `index`: `key=value` for each axis.
+    func name(at index: Int) -> String { Self.name(self[index]) }
+
+    /// The name of `setting`: `key=value` for each axis.
+    static func name(_ setting: [(key: String, value: String)]) -> String {
+      setting.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
   }
 
   /// `base` with the setting's keys set, read as a configuration file would be, and validated.
@@ -204,8 +222,8 @@ enum SweepCommand: Subcommand {
       }
     }
     let members = top + groups.keys.sorted().map { "\"\($0)\":{\(groups[$0]!.joined(separator: ","))}" }
-    let name = setting.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
     return try ConfigurationFile.parse(
-      Array("{\(members.joined(separator: ","))}".utf8), path: "--set \(name)", over: base)
+      Array("{\(members.joined(separator: ","))}".utf8), path: "--set \(Combinations.name(setting))",
+      over: base)
   }
 }
