@@ -299,7 +299,7 @@ enum FuzzChecks {
     for (track, all) in zip(movie.tracks, every?.tracks ?? movie.tracks) {
       precondition(track.timescale > 0, "a track without a timescale")
       precondition(zip(track.presentationTimes, track.presentationTimes.dropFirst()).allSatisfy { $0 <= $1 })
-      var rest = all.presentationTimes[...]
+      var rest = Array(all.presentationTimes)[...]
       for time in track.presentationTimes {
         // Both ascending: each shown time is found in what is left of every sample's times.
         guard let found = rest.firstIndex(of: time) else {
@@ -309,7 +309,13 @@ enum FuzzChecks {
       }
     }
     let events = Array(RecordingImport.events(of: movie, stream: .video, camera: nil))
-    precondition(events.count == movie.tracks.reduce(0) { $0 + $1.presentationTimes.count }, "a frame lost")
+    // A frame a sample, and a `streamEnd` for each track that ends while another goes on.
+    let frames = events.count { if case .frame = $0.payload { true } else { false } }
+    precondition(frames == movie.tracks.reduce(0) { $0 + $1.presentationTimes.count }, "a frame lost")
+    let ends = events.count { if case .streamEnd = $0.payload { true } else { false } }
+    precondition(
+      frames + ends == events.count && ends < max(1, movie.tracks.count { !$0.presentationTimes.isEmpty }),
+      "more stream ends than tracks that end before the last")
     precondition(zip(events, events.dropFirst()).allSatisfy { $0.t <= $1.t }, "t goes back")
     // Cut short, as a crashed phone leaves it: a throw or the samples it holds, no more.
     if let every, let cut = read(Array(bytes.prefix(bytes.count / 2 + 1)), true), cut.truncation != nil {

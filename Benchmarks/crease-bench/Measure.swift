@@ -77,10 +77,24 @@ enum Spawn {
 
   /// Peak resident memory of `command`'s largest process, in KiB.
   ///
-  /// `posix_spawn` vforks, and Linux starts the child's peak at the parent's: measure before the
-  /// benchmark's own memory grows, or it is what is reported.
+  /// A process starts with the peak of the one it was spawned from (`exec` folds the old
+  /// address space's peak into the new program's), so a command spawned from the benchmark,
+  /// grown by then, reported the benchmark's own peak: every row of a whole run read 16 to
+  /// 25 MiB. The command is spawned from a fresh `crease-bench --peak-of`, whose own peak is
+  /// a small program's.
   static func peakResidentKilobytes(_ command: String) throws -> Int {
-    Int(try run("exec \(command)").ru_maxrss)
+    let output = "/tmp/crease-bench-peak-\(getpid())"
+    defer { unlink(output) }
+    try run("\(shellQuoted(CommandLine.arguments[0])) --peak-of \(shellQuoted(command)) > \(output)")
+    guard let kilobytes = ValgrindLog.number(after: "peak", in: output) else {
+      throw Failure(command: command, status: -1)
+    }
+    return kilobytes
+  }
+
+  /// `text` as one word of a `/bin/sh` command line.
+  static func shellQuoted(_ text: String) -> String {
+    "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
   }
 }
 

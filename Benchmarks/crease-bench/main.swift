@@ -22,6 +22,12 @@ if arguments.count == 3, let count = Int(arguments[2]) {
   }
   exit(0)
 }
+// `--peak-of COMMAND`: only run COMMAND and print its peak resident memory in KiB, from a
+// process still small (``Spawn/peakResidentKilobytes(_:)``).
+if arguments.count == 3, arguments[1] == "--peak-of" {
+  print("peak", Int(try Spawn.run("exec \(arguments[2])").ru_maxrss))
+  exit(0)
+}
 // The `crease` built beside this program, in the same configuration.
 let crease = String(arguments[0][..<(arguments[0].lastIndex(of: "/") ?? arguments[0].startIndex)]) + "/crease"
 // `--scale`: only the peak memory rows of the fleet commands and import (``ScaleRows``).

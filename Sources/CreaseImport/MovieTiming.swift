@@ -18,7 +18,7 @@ public struct MovieTiming: Sendable {
     /// Units of its times per second (`mdhd`).
     public var timescale: Int32
     /// Each sample's presentation time in `timescale` units, ascending.
-    public var presentationTimes: [Int64]
+    public var presentationTimes: PackedTimes
   }
 
   /// The video tracks, in the order the file lists them.
@@ -156,7 +156,7 @@ private struct MovieTables {
     for trak in boxes where trak.type == "trak" {
       guard let track = try TrackTables(trak, movieTimescale: movieTimescale, samplesBefore: sampleCount)
       else { continue }
-      sampleCount += track.decodeTimes.count
+      sampleCount += track.sampleCount
       // The first of two tracks with one ID takes its fragments, as a lookup by ID finds it.
       if trackIndex[track.id] == nil { trackIndex[track.id] = tracks.count }
       tracks.append(track)
@@ -183,7 +183,7 @@ private struct MovieTables {
         if end > fileEnd { indices.append(sample) }
       }
       indices += unconfirmed.filter { $0.track == index && $0.end > fileEnd }.map(\.sample).sorted()
-      tracks[index].remove(samplesAt: indices)
+      tracks[index].leaveOut(samplesAt: indices)
       leftOut += indices.count
     }
     unconfirmed = []
@@ -228,7 +228,7 @@ private struct MovieTables {
         let duration = runFlags & 0x100 != 0 ? try run.uint32() : defaultDuration
         let size = runFlags & 0x200 != 0 ? try run.uint32() : defaultSize
         dataEnd = dataEnd.addingSaturated(Int(size))
-        unconfirmed.append((index, tracks[index].decodeTimes.count, dataEnd))
+        unconfirmed.append((index, tracks[index].sampleCount, dataEnd))
         if runFlags & 0x400 != 0 { try run.skip(4) }
         // Signed in version 1; version 0 files write signed offsets too, as ffmpeg reads them.
         let offset = runFlags & 0x800 != 0 ? try run.int32() : 0

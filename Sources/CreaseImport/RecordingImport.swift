@@ -26,12 +26,13 @@ public enum RecordingImport {
     -> ImportedFrames
   {
     ImportedFrames(
-      tracks: [.init(stream: stream, timescale: nil, values: timestamps.map(\.rawValue))], camera: camera)
+      tracks: [.init(stream: stream, timescale: nil, values: PackedTimes(timestamps.lazy.map(\.rawValue)))],
+      camera: camera)
   }
 }
 
 /// A recording's frames as trace events, made one at a time as they are taken: memory is the
-/// recording's timing, eight bytes a frame, not its events.
+/// recording's timing, packed (a byte or two a frame), not its events.
 ///
 /// Tracks one after another, merged by `t` as a stable sort would (a frame at the same `t` as
 /// another track's comes after it when its track comes later), since each track's `t` never
@@ -44,13 +45,13 @@ public struct ImportedFrames: Sequence, Sendable {
     var stream: StreamName
     /// The CMTime timescale of `values`; `nil` for nanoseconds.
     var timescale: Int32?
-    var values: [Int64]
+    var values: PackedTimes
 
-    /// The presentation time of sample `index`. A movie's timescale and times were checked
-    /// when its track was read.
-    func pts(_ index: Int) -> PresentationTime {
-      guard let timescale else { return PresentationTime(nanoseconds: values[index]) }
-      return PresentationTime(value: values[index], timescale: timescale)!
+    /// The presentation time of `value`, one of `values`. A movie's timescale and times were
+    /// checked when its track was read.
+    func pts(_ value: Int64) -> PresentationTime {
+      guard let timescale else { return PresentationTime(nanoseconds: value) }
+      return PresentationTime(value: value, timescale: timescale)!
     }
   }
 
@@ -67,7 +68,7 @@ public struct ImportedFrames: Sequence, Sendable {
       tracks.compactMap { track in
         track.timescale == nil
           ? track.values.min().map { Nanoseconds($0) }
-          : track.values.first.map { _ in track.pts(0).nanoseconds }
+          : track.values.first.map { track.pts($0).nanoseconds }
       }.min() ?? .zero
     offset = earliest < .zero ? Nanoseconds.zero - earliest : .zero
   }
@@ -78,8 +79,10 @@ public struct ImportedFrames: Sequence, Sendable {
   /// tracks' next frames.
   public struct Iterator: IteratorProtocol {
     private let frames: ImportedFrames
-    /// The next sample of each track, and the `t` of its last frame (`t` never goes back).
-    private var cursors: [Int]
+    /// Each track's times not yet taken, the next of them, and the `t` of its last frame
+    /// (`t` never goes back).
+    private var cursors: [PackedTimes.Iterator]
+    private var upcoming: [Int64?]
     private var latest: [Nanoseconds]
     /// Tracks with a frame left, ordered by their next frame's `t` and then their place.
     private var heap: [(t: Nanoseconds, track: Int)] = []
@@ -88,9 +91,11 @@ public struct ImportedFrames: Sequence, Sendable {
 
     init(_ frames: ImportedFrames) {
       self.frames = frames
-      cursors = Array(repeating: 0, count: frames.tracks.count)
+      var cursors = frames.tracks.map { $0.values.makeIterator() }
+      upcoming = cursors.indices.map { cursors[$0].next() }
+      self.cursors = cursors
       latest = Array(repeating: .zero, count: frames.tracks.count)
-      for track in frames.tracks.indices where !frames.tracks[track].values.isEmpty {
+      for track in frames.tracks.indices where upcoming[track] != nil {
         push((nextTime(of: track), track))
       }
     }
@@ -98,16 +103,16 @@ public struct ImportedFrames: Sequence, Sendable {
     /// The `t` of `track`'s next frame: its pts moved by the offset (a saturating sum), never
     /// before the last.
     private func nextTime(of track: Int) -> Nanoseconds {
-      Swift.max(latest[track], frames.tracks[track].pts(cursors[track]).nanoseconds + frames.offset)
+      Swift.max(latest[track], frames.tracks[track].pts(upcoming[track]!).nanoseconds + frames.offset)
     }
 
     public mutating func next() -> Event? {
       if let ended = endedTrack.take() { return ended }
       guard let (t, track) = heap.first else { return nil }
-      let pts = frames.tracks[track].pts(cursors[track])
+      let pts = frames.tracks[track].pts(upcoming[track]!)
       latest[track] = t
-      cursors[track] += 1
-      if cursors[track] < frames.tracks[track].values.count {
+      upcoming[track] = cursors[track].next()
+      if upcoming[track] != nil {
         heap[0] = (nextTime(of: track), track)
         siftDown(0)
       } else {

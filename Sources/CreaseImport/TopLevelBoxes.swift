@@ -79,13 +79,17 @@ struct TopLevelBoxes {
   /// `count` bytes; `nil` at the end of the file, which is a cut (``cut``) unless it comes
   /// before a box's first byte and `allowingEnd`. `box` is the box being read, if its header is.
   ///
-  /// Memory follows the bytes that arrive, not the count a box claims: the array grows by at
-  /// most what it holds already (64 KiB to start), so a file that ends early costs at most
-  /// twice its own size.
+  /// Memory follows the bytes that arrive, not the count a box claims: from a regular file,
+  /// room is made at once for what is left of the file, no more; from a pipe, the array grows
+  /// by at most what it holds already (64 KiB to start), so a stream that ends early costs at
+  /// most twice its own size.
   private mutating func read(
     _ count: Int, allowingEnd: Bool = false, box: Header? = nil
   ) throws -> [UInt8]? {
     var bytes: [UInt8] = []
+    // Room at once, so a large box is not copied from array to array as it grows: the last
+    // copy held the box nearly twice.
+    if let size = source.regularFileSize { bytes.reserveCapacity(min(count, max(0, size - offset))) }
     while bytes.count < count {
       let filled = bytes.count
       let end = filled + min(count - filled, max(filled, 1 << 16))
