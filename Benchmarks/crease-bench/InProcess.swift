@@ -88,7 +88,7 @@ enum InProcess {
       let log = "Benchmarks/.data/valgrind-\(count).log"
       try Spawn.run("valgrind --log-file=\(log) \(command(count)) > /dev/null 2>&1")
       // "==123== total heap usage: 1,234 allocs, 1,230 frees, 56,789 bytes allocated"
-      return ValgrindLog.number(after: "usage:", in: log)
+      return ToolLog.number(after: "usage:", in: log)
     }
     guard let small = try allocations(20_000), let large = try allocations(60_000) else { return nil }
     return Double(large - small) / 40_000

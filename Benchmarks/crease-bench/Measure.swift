@@ -86,7 +86,7 @@ enum Spawn {
     let output = "/tmp/crease-bench-peak-\(getpid())"
     defer { unlink(output) }
     try run("\(shellQuoted(CommandLine.arguments[0])) --peak-of \(shellQuoted(command)) > \(output)")
-    guard let kilobytes = ValgrindLog.number(after: "peak", in: output) else {
+    guard let kilobytes = ToolLog.number(after: "peak", in: output) else {
       throw Failure(command: command, status: -1)
     }
     return kilobytes
@@ -151,7 +151,7 @@ enum Callgrind {
       "rm -f \(profile)-*; valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file=\(profile)"
         + " --log-file=\(log) \(command)")
     // "==123== Collected : 1234567"; each thread's profile is `callgrind.out-01`, `-02`, ….
-    guard let all = ValgrindLog.number(after: "Collected", skipping: 1, in: log),
+    guard let all = ToolLog.number(after: "Collected", skipping: 1, in: log),
       let mainThread = InstructionProfile(contentsOf: "\(profile)-01", sections: sections)
     else { return nil }
     var otherThreads = InstructionProfile()
@@ -164,8 +164,8 @@ enum Callgrind {
   }
 }
 
-/// Reading numbers out of a valgrind log.
-enum ValgrindLog {
+/// Reading numbers out of what a tool wrote: a valgrind log, `crease-bench --peak-of`'s line.
+enum ToolLog {
   /// The number `skipping` words after the first `word` in the log at `path` (digits only, so
   /// `1,234` reads as 1234), or `nil`.
   static func number(after word: Substring, skipping: Int = 0, in path: String) -> Int? {
