@@ -44,10 +44,7 @@ struct Peer {
   /// lines on the longer with `creaseCues`, crease's; `nil` when it cannot be built or callgrind
   /// did not report.
   static func measure(_ program: Program, on binaries: [String], against creaseCues: String) throws -> Peer? {
-    let executable =
-      "Benchmarks/.data/" + (program.source.split(separator: "/").last ?? "peer").replacing(".", with: "-")
-    let build = "\(program.compiler) -o \(executable) \(program.source) \(program.libraries) 2>/dev/null"
-    guard (try? Spawn.run(build)) != nil,
+    guard let executable = build(program),
       let sections = SourceSections(path: program.source),
       let shorter = try Callgrind.run("\(executable) \(binaries[0]) > /dev/null", sections: sections),
       let longer = try Callgrind.run("\(executable) \(binaries[1]) > /dev/null", sections: sections)
@@ -55,6 +52,15 @@ struct Peer {
     var peer = Peer(program: program, executable: executable, profile: longer.mainThread - shorter.mainThread)
     peer.sameCues = try peer.writesSameCues(on: binaries[1], as: creaseCues)
     return peer
+  }
+
+  /// Builds `program` in the benchmark's data directory and returns the executable's path, or
+  /// `nil` when it does not build here.
+  static func build(_ program: Program) -> String? {
+    let executable =
+      "Benchmarks/.data/" + (program.source.split(separator: "/").last ?? "peer").replacing(".", with: "-")
+    let command = "\(program.compiler) -o \(executable) \(program.source) \(program.libraries) 2>/dev/null"
+    return (try? Spawn.run(command)) == nil ? nil : executable
   }
 
   /// Whether the peer writes the cue lines of `creaseCues`, crease's replay of `binary`.
