@@ -59,7 +59,8 @@
 #define CADENCE_MINIMUM 3
 #define MAXIMUM_HELD_DROPS 4096
 #define MAXIMUM_EARLY_DELTAS 64
-#define NAME_TABLE_LIMIT 1024
+#define NAME_TABLE_LIMIT 100000  // the file's name table, as the stream budget
+#define NAME_TABLE_BYTES (32LL << 20)
 #define MAXIMUM_STREAMS 100000
 #define MAXIMUM_STREAM_NAME_BYTES (32LL << 20)
 
@@ -334,6 +335,7 @@ static uint32_t intern(const uint8_t *bytes, uint32_t length) {
 static const uint8_t *cursor, *file_end;
 static uint32_t file_names[NAME_TABLE_LIMIT];  // the file's name table: name numbers
 static uint32_t file_name_count;
+static int64_t file_name_bytes;
 static int64_t previous_t;
 static void camera_declare(uint32_t name, double fps);
 
@@ -396,7 +398,10 @@ static inline uint32_t name_field(void) {
   uint32_t length;
   const uint8_t *bytes = string_field(&length);
   uint32_t name = intern(bytes, length);
-  if (file_name_count < NAME_TABLE_LIMIT) file_names[file_name_count++] = name;
+  if (file_name_count < NAME_TABLE_LIMIT && length <= NAME_TABLE_BYTES - file_name_bytes) {
+    file_names[file_name_count++] = name;
+    file_name_bytes += length;
+  }
   return name;
 }
 

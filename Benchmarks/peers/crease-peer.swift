@@ -45,7 +45,8 @@ let cadenceWindow = 15
 let cadenceMinimum = 3
 let maximumHeldDrops = 4096
 let maximumEarlyDeltas = 64
-let nameTableLimit = 1024
+let nameTableLimit = 100_000  // the file's name table, as the stream budget
+let nameTableBytes = 32 << 20
 let maximumStreams = 100_000
 let maximumStreamNameBytes = 32 << 20
 
@@ -454,7 +455,6 @@ struct Replay {
   init(bytes: UnsafePointer<UInt8>, count: Int) {
     self.bytes = bytes
     end = count
-    fileNames.reserveCapacity(nameTableLimit)
     reserveTags(TimerTag.streams)
   }
 
@@ -463,6 +463,7 @@ struct Replay {
   var names: [Name] = []
   var nameSlots: [UInt32] = []  // open addressing by the text's hash: name number + 1, 0 free
   var fileNames: [UInt32] = []  // the file's name table: name numbers
+  var fileNameBytes = 0  // the bytes of the names in it
   var previousT: Int64 = 0
 
   func hash(_ start: Int, _ length: Int) -> UInt64 {
@@ -559,7 +560,10 @@ struct Replay {
     }
     let (start, length) = stringField()
     let name = intern(start, length)
-    if fileNames.count < nameTableLimit { fileNames.append(name) }
+    if fileNames.count < nameTableLimit && length <= nameTableBytes - fileNameBytes {
+      fileNames.append(name)
+      fileNameBytes += length
+    }
     return name
   }
 

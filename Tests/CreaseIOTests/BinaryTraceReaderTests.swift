@@ -56,17 +56,70 @@ struct BinaryTraceReaderTests {
     }
   }
 
-  @Test("past the name table's capacity, names are spelled out and still read back as written")
+  /// An input event on stream `name` at `t`: a record that is little more than its name.
+  static func input(_ name: String, t: Int64 = 0) -> Event {
+    Event(t: Nanoseconds(t), .input(stream: StreamName(rawValue: name), camera: .backWide))
+  }
+
+  @Test("every stream the stages can track is numbered; past the table's room, names are spelled out")
   func moreNamesThanTheTableHolds() throws {
     var encoder = BinaryTraceEncoder()
     var bytes = encoder.fileHeader
-    let count = BinaryNameTable.capacity + 100
-    // Every name once, then each again in reverse: early ones by number, the rest spelled out.
-    let order = Array(0..<count) + (0..<count).reversed()
-    let written = order.enumerated().map { index, name in
-      Event(t: Nanoseconds(Int64(index)), .input(stream: StreamName(rawValue: "s\(name)"), camera: .backWide))
+    let room = BinaryNameTable.Room.maximumNames
+    let count = room + 100
+    // Every name once (spelled out), then each again in reverse: by number while the table had
+    // room for it, spelled out again past that.
+    for index in 0..<count { try encoder.encode(.event(Self.input("s\(index)")), into: &bytes) }
+    var written = (0..<count).map { Self.input("s\($0)") }
+    for index in (0..<count).reversed() {
+      let before = bytes.count
+      try encoder.encode(.event(Self.input("s\(index)")), into: &bytes)
+      written.append(Self.input("s\(index)"))
+      // Length, kind and camera, `t`, and a name number of at most three bytes; spelled out, a
+      // 0, the name's length and at least two bytes of it.
+      let numbered = bytes.count - before <= 6
+      #expect(numbered == (index < room), "the name of stream \(index)")
     }
-    for event in written { try encoder.encode(.event(event), into: &bytes) }
+    #expect(try Self.events(in: bytes) == written)
+  }
+
+  @Test("the table holds at most 32 MiB of names, and a short name still joins after a long one did not")
+  func nameBytesBound() throws {
+    var encoder = BinaryTraceEncoder()
+    var bytes = encoder.fileHeader
+    // 55 names of 600,000 bytes fit in 32 MiB, the 56th does not; "tiny" fits after it.
+    let long = (0..<57).map { String(repeating: "n", count: 599_990) + String(100_000_000 + $0) }
+    let names = long + ["tiny"]
+    for name in names { try encoder.encode(.event(Self.input(name)), into: &bytes) }
+    var sizes: [Int] = []
+    for name in names {
+      let before = bytes.count
+      try encoder.encode(.event(Self.input(name)), into: &bytes)
+      sizes.append(bytes.count - before)
+    }
+    #expect(sizes.map { $0 <= 6 } == Array(repeating: true, count: 55) + [false, false, true])
+    #expect(try Self.events(in: bytes) == (names + names).map { Self.input($0) })
+  }
+
+  @Test("a file written when the table stopped at 1,024 names, spelling later ones again, reads as written")
+  func fileOfTheOldBound() throws {
+    // Such a writer numbered the first 1,024 names and spelled every later one out each time,
+    // which a table with more room takes in again: its numbers past 1,024 were never written.
+    var encoder = BinaryTraceEncoder()
+    var bytes = encoder.fileHeader
+    var written: [Event] = []
+    for index in 0..<1_024 {
+      written.append(Self.input("s\(index)"))
+      try encoder.encode(.event(written.last!), into: &bytes)
+    }
+    for _ in 0..<3 {
+      // A name spelled out again, as a fresh encoder spells it; all times are 0, so `t` agrees.
+      var fresh = BinaryTraceEncoder()
+      written.append(Self.input("late"))
+      try fresh.encode(.event(written.last!), into: &bytes)
+    }
+    written.append(Self.input("s7"))
+    try encoder.encode(.event(written.last!), into: &bytes)
     #expect(try Self.events(in: bytes) == written)
   }
 

@@ -17,6 +17,8 @@ public struct BinaryTraceEncoder {
   private var previousTime: Int64 = 0
   /// The number of each name in the table the reader will build, from 1.
   private var nameNumbers: [String: UInt64] = [:]
+  /// What that table holds, counted as the reader counts it.
+  private var nameRoom = BinaryNameTable.Room()
   /// A record's body, kept to be reused: its length goes before it.
   private var body: [UInt8] = []
   /// The name the record being encoded added to the table, taken out again if it is refused.
@@ -49,7 +51,7 @@ public struct BinaryTraceEncoder {
     var body = self.body
     self.body = []
     body.removeAll(keepingCapacity: true)
-    let time = previousTime
+    let (time, room) = (previousTime, nameRoom)
     nameAdded = nil
     switch (version, record) {
     case (1, _): Self.encodeVersion1(record, into: &body)
@@ -59,7 +61,7 @@ public struct BinaryTraceEncoder {
     defer { self.body = body }
     guard body.count <= BinaryTraceFormat.maximumRecordLength else {
       // Forgotten again: the reader never sees this record's time or a name it spells out.
-      previousTime = time
+      (previousTime, nameRoom) = (time, room)
       if let nameAdded { nameNumbers[nameAdded] = nil }
       throw Unwritable(
         description:
@@ -148,7 +150,7 @@ public struct BinaryTraceEncoder {
     }
     output.append(0)
     Self.putVersion2(name, &output)
-    if nameNumbers.count < BinaryNameTable.capacity {
+    if nameRoom.take(name) {
       nameNumbers[name] = UInt64(nameNumbers.count + 1)
       nameAdded = name
     }
