@@ -35,7 +35,29 @@ if arguments.count == 2, arguments[1] == "--scale" {
   try ScaleRows.print(crease: crease, data: "Benchmarks/.data")
   exit(0)
 }
-let lineCount = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
+guard arguments.count <= 2, let lineCount = arguments.count == 2 ? Int(arguments[1]) : 1_000_000,
+  lineCount >= 10
+else {
+  let usage = """
+    OVERVIEW: Crease's benchmark (SPEC 9): replay against its peers, instructions by part, memory as the work grows.
+
+    USAGE: crease-bench [<lines>]
+           crease-bench --scale
+           crease-bench --peak-of <command>
+
+    ARGUMENTS:
+      <lines>                 Lines of the working-day trace (default 1000000, at least 10).
+
+    OPTIONS:
+      --scale                 Only the peak memory of report, batch, sweep and import at two sizes.
+      --peak-of <command>     Only run the command and print its peak resident memory in KiB.
+
+    """
+  // Asked for, the help goes to standard output; otherwise the arguments were wrong.
+  let asked = arguments.count == 2 && ["-h", "--help"].contains(arguments[1])
+  _ = Array(usage.utf8).withUnsafeBytes { write(asked ? 1 : 2, $0.baseAddress, $0.count) }
+  exit(asked ? 0 : 64)
+}
 // Best of five: the machines are shared, and single runs of the same replay were seen 40% apart.
 // The table's rows are timed in rounds, so that a stretch of load touches every row alike.
 let repetitions = 5
