@@ -56,9 +56,9 @@ struct BinaryTraceReaderTests {
     }
   }
 
-  /// An input event on stream `name` at `t`: a record that is little more than its name.
-  static func input(_ name: String, t: Int64 = 0) -> Event {
-    Event(t: Nanoseconds(t), .input(stream: StreamName(rawValue: name), camera: .backWide))
+  /// An input event on stream `name` at time 0: a record that is little more than its name.
+  static func input(_ name: String) -> Event {
+    Event(t: 0, .input(stream: StreamName(rawValue: name), camera: .backWide))
   }
 
   @Test("every stream the stages can track is numbered; past the table's room, names are spelled out")

@@ -11,7 +11,7 @@ struct BinaryNameTable {
   ///
   /// The limits are the camera stage's (``StreamBudget``): every stream the stages can track is
   /// numbered, so no frame of a trace of many streams spells its name out (at 30,000 streams,
-  /// 1,492 instructions a frame when the table stopped at 1,024 names, 1,362 numbered).
+  /// 1,494 instructions a frame when the table stopped at 1,024 names, 1,363 numbered).
   struct Room {
     /// The most names a table holds.
     static let maximumNames = StreamBudget.maximumStreams
