@@ -65,7 +65,7 @@ struct BinaryTraceReaderTests {
   func moreNamesThanTheTableHolds() throws {
     var encoder = BinaryTraceEncoder()
     var bytes = encoder.fileHeader
-    let room = BinaryNameTable.Room.maximumNames
+    let room = StreamBudget.maximumStreams
     let count = room + 100
     // Every name once (spelled out), then each again in reverse: by number while the table had
     // room for it, spelled out again past that.

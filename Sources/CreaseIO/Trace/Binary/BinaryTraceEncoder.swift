@@ -17,8 +17,8 @@ public struct BinaryTraceEncoder {
   private var previousTime: Int64 = 0
   /// The number of each name in the table the reader will build, from 1.
   private var nameNumbers: [String: UInt64] = [:]
-  /// What that table holds, counted as the reader counts it.
-  private var nameRoom = BinaryNameTable.Room()
+  /// What that table holds, counted as the reader counts it (``BinaryNameTable``).
+  private var nameRoom = StreamBudget()
   /// A record's body, kept to be reused: its length goes before it.
   private var body: [UInt8] = []
   /// The name the record being encoded added to the table, taken out again if it is refused.
@@ -150,7 +150,7 @@ public struct BinaryTraceEncoder {
     }
     output.append(0)
     Self.putVersion2(name, &output)
-    if nameRoom.take(name) {
+    if nameRoom.admit(StreamName(rawValue: name)) {
       nameNumbers[name] = UInt64(nameNumbers.count + 1)
       nameAdded = name
     }
