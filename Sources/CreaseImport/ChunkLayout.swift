@@ -1,8 +1,8 @@
 import CreaseSystem
 
 /// Where a track's samples lie in the file, from its sample tables: sizes (`stsz`), chunks
-/// (`stsc`) and chunk offsets (`stco` or `co64`). Read only for a file cut short, to tell the
-/// samples whose data it still holds.
+/// (`stsc`) and chunk offsets (`stco` or `co64`). Read as the track's tables are, and kept as
+/// packed data ends, for a file cut short, to tell the samples whose data it still holds.
 struct ChunkLayout {
   let sizes: MovieBox
   let chunks: MovieBox

@@ -23,8 +23,19 @@ struct MovieBox {
   /// Bytes not read yet.
   var remaining: Int { bytes.endIndex - position }
 
-  func error(_ message: String) -> MovieFormatError {
-    MovieFormatError(box: path, offset: fileOffset + (position - bytes.startIndex), message: message)
+  func error(_ message: String) -> MovieFormatError { place.error(message) }
+
+  /// Where the box is read up to, for an error found once its bytes are let go.
+  var place: Place { Place(path: path, offset: fileOffset + (position - bytes.startIndex)) }
+
+  /// A place in a box: its path and a byte of the file.
+  struct Place: Sendable {
+    var path: String
+    var offset: Int
+
+    func error(_ message: String) -> MovieFormatError {
+      MovieFormatError(box: path, offset: offset, message: message)
+    }
   }
 
   mutating func skip(_ count: Int) throws(MovieFormatError) {

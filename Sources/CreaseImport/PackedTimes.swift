@@ -1,6 +1,7 @@
 /// A track's times, packed: each the difference from the one before as a zigzag varint, so
 /// that a movie's presentation times, a frame's duration apart, take a byte or two each
-/// instead of eight while every track waits to be merged with the others.
+/// instead of eight while every track waits to be merged with the others (and its samples'
+/// decode times, offsets and data ends while the file is read).
 ///
 /// Any `Int64` values pack, in any order: the differences wrap, and zigzag keeps a small step
 /// back as small as a small step on.
@@ -8,22 +9,30 @@ public struct PackedTimes: Sequence, Hashable, Sendable {
   private var bytes: [UInt8] = []
   /// How many times are packed.
   public private(set) var count = 0
+  /// The last time packed, which the next one's difference is from.
+  private var last: Int64 = 0
+
+  /// No times.
+  init() {}
 
   /// `times`, in their order.
   /// - Complexity: O(*n*).
   public init(_ times: some Sequence<Int64>) {
-    var previous: Int64 = 0
-    for time in times {
-      let step = time &- previous
-      var zigzag = UInt64(bitPattern: (step << 1) ^ (step >> 63))
-      while zigzag >= 0x80 {
-        bytes.append(UInt8(truncatingIfNeeded: zigzag) | 0x80)
-        zigzag >>= 7
-      }
-      bytes.append(UInt8(zigzag))
-      previous = time
-      count += 1
+    for time in times { append(time) }
+  }
+
+  /// Packs `time` after the others.
+  /// - Complexity: O(1) amortized.
+  mutating func append(_ time: Int64) {
+    let step = time &- last
+    var zigzag = UInt64(bitPattern: (step << 1) ^ (step >> 63))
+    while zigzag >= 0x80 {
+      bytes.append(UInt8(truncatingIfNeeded: zigzag) | 0x80)
+      zigzag >>= 7
     }
+    bytes.append(UInt8(zigzag))
+    last = time
+    count += 1
   }
 
   /// Whether no time is packed.

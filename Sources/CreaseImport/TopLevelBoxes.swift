@@ -29,9 +29,33 @@ struct TopLevelBoxes {
 
   init(source: ByteSource) { self.source = source }
 
-  /// The next box whose type is in `keeping`, its content read; `nil` at the end of the file,
-  /// with ``cut`` set when the file ends inside a box.
-  mutating func next(keeping: Set<String>) throws -> MovieBox? {
+  /// A box found by ``next(keeping:opening:)``.
+  enum Found {
+    /// A kept box, its content read whole.
+    case whole(MovieBox)
+    /// A box opened to be read a box inside it at a time (``nextChild(of:)``).
+    case opened(OpenedBox)
+  }
+
+  /// A top-level box whose content is read a box at a time, so that what is held is the box
+  /// inside it being read, not the whole of it.
+  struct OpenedBox {
+    let header: Header
+    /// Where its content starts and ends in the file.
+    let contentStart: Int
+    let contentEnd: Int
+    /// How many boxes of each type it has given, for their paths (`moov/trak[2]`).
+    fileprivate var counts: [String: Int] = [:]
+
+    /// An error placed at the box's first content byte, as for the box read whole.
+    func error(_ message: String) -> MovieFormatError {
+      MovieFormatError(box: header.type, offset: contentStart, message: message)
+    }
+  }
+
+  /// The next box whose type is in `keeping`, its content read, or in `opening`, its header
+  /// read; `nil` at the end of the file, with ``cut`` set when the file ends inside a box.
+  mutating func next(keeping: Set<String>, opening: Set<String> = []) throws -> Found? {
     while cut == nil {
       let start = offset
       guard let header = try read(8, allowingEnd: true) else { return nil }
@@ -57,7 +81,7 @@ struct TopLevelBoxes {
         throw MovieFormatError(
           box: "", offset: start, message: "\(type) claims \(size) bytes, less than its header")
       }
-      guard keeping.contains(type) else {
+      guard keeping.contains(type) || opening.contains(type) else {
         if size == 0 { return nil }  // the last box runs to the end of the file
         try discard(size - headerSize, box: Header(type: type, start: start, size: size))
         continue
@@ -68,11 +92,77 @@ struct TopLevelBoxes {
           message: "\(type) is \(size == 0 ? "unbounded" : "\(size) bytes"), more than Crease reads (256 MiB)"
         )
       }
-      guard let content = try read(size - headerSize, box: Header(type: type, start: start, size: size))
-      else { return nil }
+      let box = Header(type: type, start: start, size: size)
+      guard !opening.contains(type) else {
+        boxStart = start
+        return .opened(OpenedBox(header: box, contentStart: start + headerSize, contentEnd: start + size))
+      }
+      guard let content = try read(size - headerSize, box: box) else { return nil }
       boxStart = start
-      return MovieBox(type: type, path: type, bytes: content[...], fileOffset: start + headerSize)
+      return .whole(MovieBox(type: type, path: type, bytes: content[...], fileOffset: start + headerSize))
     }
+    return nil
+  }
+
+  /// The next box inside `parent`, its content read; `nil` after the last, or when the file
+  /// ends inside `parent` (``cut``). Refuses what ``MovieBox/children()`` refuses, with the
+  /// same error, unless the file ends inside `parent`: a cut file is told as cut.
+  mutating func nextChild(of parent: inout OpenedBox) throws -> MovieBox? {
+    let start = offset
+    guard cut == nil, start < parent.contentEnd else { return nil }
+    let left = parent.contentEnd - start
+    let type = parent.header.type
+    guard left >= 8 else {
+      return try refuse(
+        parent, MovieFormatError(box: type, offset: start, message: "\(left) stray bytes after the last box"))
+    }
+    guard let header = try read(8, box: parent.header) else { return nil }
+    var size = Int(header[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    let childType = String(decoding: header[4..<8], as: UTF8.self)
+    var headerSize = 8
+    if size == 1 {
+      guard left >= 16 else {
+        return try refuse(
+          parent, MovieFormatError(box: type, offset: start + 8, message: "\(type) ends before its fields do")
+        )
+      }
+      guard let bytes = try read(8, box: parent.header) else { return nil }
+      let large = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+      guard large <= UInt64(Int.max) else {
+        return try refuse(
+          parent, MovieFormatError(box: type, offset: start + 16, message: "\(childType) has a size past 2⁶³")
+        )
+      }
+      size = Int(large)
+      headerSize = 16
+    } else if size == 0 {
+      size = left  // to the end of the enclosing box
+    }
+    guard size >= headerSize, size <= left else {
+      return try refuse(
+        parent,
+        MovieFormatError(
+          box: type, offset: start,
+          message: "\(childType) claims \(size) bytes, but \(left) remain in \(type)"))
+    }
+    parent.counts[childType, default: 0] += 1
+    let index = parent.counts[childType]!
+    let name = index == 1 ? childType : "\(childType)[\(index)]"
+    guard let content = try read(size - headerSize, box: parent.header) else { return nil }
+    return MovieBox(
+      type: childType, path: "\(type)/\(name)", bytes: content[...], fileOffset: start + headerSize)
+  }
+
+  /// Reads past what is left of `box`, noting a cut when the file ends first.
+  mutating func skipRest(of box: OpenedBox) throws {
+    try discard(box.contentEnd - offset, box: box.header)
+  }
+
+  /// Throws `error`, found inside `parent`, once the rest of `parent` is read past, unless the
+  /// file ends first: then `nil`, with ``cut`` set.
+  private mutating func refuse(_ parent: OpenedBox, _ error: MovieFormatError) throws -> MovieBox? {
+    try skipRest(of: parent)
+    guard cut != nil else { throw error }
     return nil
   }
 

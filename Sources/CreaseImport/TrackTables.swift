@@ -19,33 +19,32 @@ struct TrackTables {
     }
   }
 
-  /// The `trak` box, named in errors.
-  let box: MovieBox
+  /// Where the `trak` box starts, named in errors found after its bytes are let go.
+  let place: MovieBox.Place
   var id: UInt32
   var timescale: Int32
-  /// The movie box's `stts` and `ctts` entries, checked and left in the file's bytes: a
-  /// sample's times are made only when its track becomes its timing, one track at a time, so
-  /// a movie of several tracks holds one track's times while it is read, not all of them.
-  private var durations: SampleEntries?
-  private var compositionOffsets: SampleEntries?
-  /// Each fragment sample's decode time: fragments are let go as they are read.
-  private var fragmentDecodeTimes: [Int64] = []
-  /// Each fragment sample's composition offset, 32 bits as `trun` stores it.
-  private var fragmentOffsets: [Int32] = []
+  /// Each sample's decode time and composition offset (32 bits, as `ctts` and `trun` store
+  /// them), the movie box's then the fragments', packed: the track's tables are let go as soon
+  /// as they are read, so a movie of several tracks holds a byte or two a sample of each, and
+  /// one track's tables while they are read, not every track's.
+  private var decodeTimes = PackedTimes()
+  private var compositionOffsets = PackedTimes()
+  /// Where each of the movie box's samples' data ends in the file, in decode order, packed, as
+  /// far as its tables place them; kept for a file cut short, to tell the samples whose data it
+  /// still holds.
+  private var dataEnds = PackedTimes()
+  /// What stopped the tables from placing the samples, refused only when a cut file needs them.
+  private var dataEndsError: MovieFormatError?
   /// The samples a cut file leaves out, by their place, ascending.
   private var leftOut: [Int] = []
   var nextDecodeTime: Int64 = 0
   /// How media time becomes presentation time, and which samples the movie shows.
   var editList = EditList()
-  /// Where the movie box's samples lie in the file (the first ``movieSampleCount``).
-  private(set) var layout: ChunkLayout?
-  /// How many samples the movie box's tables hold; fragments' samples follow them.
-  private(set) var movieSampleCount = 0
 
   /// The tables of `trak`, or `nil` when it is not a video track; `samplesBefore` samples of
   /// the file's other tracks count against the file's cap.
   init?(_ trak: MovieBox, movieTimescale: UInt32, samplesBefore: Int) throws(MovieFormatError) {
-    box = trak
+    place = trak.place
     let children = try trak.children()
     guard var header = children.first(where: { $0.type == "tkhd" }) else {
       throw trak.error("trak without tkhd")
@@ -80,7 +79,8 @@ struct TrackTables {
       let table = try information.children().first(where: { $0.type == "stbl" })
     else { return }
     let tables = try table.children()
-    layout = ChunkLayout(tables)
+    var movieSampleCount = 0
+    var durations: SampleEntries?
     if var stts = tables.first(where: { $0.type == "stts" }) {
       _ = try stts.versionAndFlags()
       let entries = try stts.entryCount(entrySize: 8)
@@ -103,6 +103,7 @@ struct TrackTables {
       }
       movieSampleCount = total
     }
+    var offsets: SampleEntries?
     if var ctts = tables.first(where: { $0.type == "ctts" }) {
       _ = try ctts.versionAndFlags()
       let count = try ctts.entryCount(entrySize: 8)
@@ -114,18 +115,46 @@ struct TrackTables {
         }
         sample += count
       }
-      compositionOffsets = entries
+      offsets = entries
     }
+    // The tables checked, their samples are packed, and the trak's bytes can go.
+    var (times, composition, ends) = (PackedTimes(), PackedTimes(), PackedTimes())
+    var decodeTime: Int64 = 0
+    try durations?.forEach { count, duration, _ in
+      for _ in 0..<count {
+        times.append(decodeTime)
+        decodeTime += Int64(duration)
+      }
+    }
+    try offsets?.forEach { count, offset, _ in
+      for _ in 0..<count { composition.append(Int64(Int32(bitPattern: offset))) }
+    }
+    while composition.count < movieSampleCount { composition.append(0) }
+    // Where the data lies matters only for a file cut short, so tables that cannot place it
+    // are refused only then. The samples come in order, from the first.
+    do throws(MovieFormatError) {
+      try ChunkLayout(tables)?.forEachDataEnd(count: movieSampleCount) { _, end in ends.append(Int64(end)) }
+    } catch {
+      dataEndsError = error
+    }
+    (decodeTimes, compositionOffsets, dataEnds) = (times, composition, ends)
   }
 
   /// The samples the track holds: the movie box's, then its fragments'.
-  var sampleCount: Int { movieSampleCount + fragmentDecodeTimes.count }
+  var sampleCount: Int { decodeTimes.count }
 
   /// Leaves out the samples at `indices` (ascending, in decode order) when the track becomes
   /// its timing.
   mutating func leaveOut(samplesAt indices: [Int]) {
     precondition(leftOut.isEmpty, "a track's samples are left out once, when the file's end is known")
     leftOut = indices
+  }
+
+  /// Calls `body` with each movie box sample the tables place and the offset just past its
+  /// data, in decode order; then refuses tables that could not place every sample.
+  func forEachDataEnd(_ body: (_ sample: Int, _ end: Int) -> Void) throws(MovieFormatError) {
+    for (sample, end) in dataEnds.enumerated() { body(sample, Int(end)) }
+    if let dataEndsError { throw dataEndsError }
   }
 
   /// Adds a sample of a fragment's run, refused in `box` when its presentation time, or its
@@ -142,8 +171,8 @@ struct TrackTables {
 
   private mutating func addSample(duration: UInt32, offset: Int32, in box: MovieBox) throws(MovieFormatError)
   {
-    fragmentDecodeTimes.append(nextDecodeTime)
-    fragmentOffsets.append(offset)
+    decodeTimes.append(nextDecodeTime)
+    compositionOffsets.append(Int64(offset))
     let (next, overflow) = nextDecodeTime.addingReportingOverflow(Int64(duration))
     guard !overflow else { throw box.error("decode times run past 2⁶³") }
     nextDecodeTime = next
@@ -152,71 +181,36 @@ struct TrackTables {
   /// The track: each sample's decode time plus its offset and the edit's shift, in order, the
   /// samples the edit list never shows left out unless `keepingEverySample`; refused, naming
   /// the `trak` whose sample tables hold it, when a time, or its nanoseconds, would not fit in
-  /// 64 bits (a fragment's samples were checked as they came). The decode times become the
-  /// presentation times in place.
+  /// 64 bits (a fragment's samples were checked as they came).
+  /// - Complexity: O(*n* log *n*) in the track's *n* samples, of which it holds the times
+  ///   while they are sorted.
   consuming func track(keepingEverySample: Bool) throws(MovieFormatError) -> MovieTiming.Track {
-    var (times, offsets) = try decodeTimesAndOffsets()
-    // How long the last sample is on screen: its decode duration.
-    let lastDuration = times.last.map { nextDecodeTime.subtractingReportingOverflow($0).partialValue } ?? 0
-    for index in times.indices {
-      let (composed, overflow) = times[index].addingReportingOverflow(Int64(offsets[index]))
-      let (time, shiftOverflow) = composed.addingReportingOverflow(editList.shift)
-      guard !overflow, !shiftOverflow else { throw box.error("a presentation time past 2⁶³") }
-      times[index] = time
-    }
-    times.sort()
-    if !keepingEverySample { editList.keepShown(&times, lastDuration: lastDuration) }
-    for time in [times.first, times.last].compactMap({ $0 })
-    where PresentationTime(value: time, timescale: timescale) == nil {
-      throw box.error("presentation time \(time) of timescale \(timescale) is past 2⁶³ nanoseconds")
-    }
-    return MovieTiming.Track(id: id, timescale: timescale, presentationTimes: PackedTimes(times))
-  }
-
-  /// Every sample's decode time and composition offset, the movie box's made from its tables
-  /// and the fragments' moved after them, without the samples left out.
-  /// - Complexity: O(*n*) in the track's samples.
-  private mutating func decodeTimesAndOffsets() throws(MovieFormatError) -> ([Int64], [Int32]) {
     var times: [Int64] = []
-    var offsets: [Int32] = []
-    if movieSampleCount == 0 {
-      swap(&times, &fragmentDecodeTimes)
-      swap(&offsets, &fragmentOffsets)
-    } else {
-      times.reserveCapacity(sampleCount)
-      offsets.reserveCapacity(sampleCount)
-      // Checked as the movie box was read: the samples fit in the file's count, and their
-      // decode times in 64 bits.
-      var decodeTime: Int64 = 0
-      try durations?.forEach { count, duration, _ in
-        for _ in 0..<count {
-          times.append(decodeTime)
-          decodeTime += Int64(duration)
-        }
-      }
-      offsets.append(contentsOf: repeatElement(0, count: movieSampleCount))
-      var sample = 0
-      try compositionOffsets?.forEach { count, offset, _ in
-        for index in sample..<(sample + count) { offsets[index] = Int32(bitPattern: offset) }
-        sample += count
-      }
-      times += fragmentDecodeTimes
-      offsets += fragmentOffsets
-      (fragmentDecodeTimes, fragmentOffsets) = ([], [])
-    }
-    guard !leftOut.isEmpty else { return (times, offsets) }
-    var next = 0
-    var kept = 0
-    for index in times.indices {
-      if next < leftOut.count && leftOut[next] == index {
-        next += 1
+    times.reserveCapacity(sampleCount - leftOut.count)
+    var lastDecodeTime: Int64?
+    var nextLeftOut = 0
+    for (sample, (decodeTime, offset)) in zip(decodeTimes, compositionOffsets).enumerated() {
+      if nextLeftOut < leftOut.count && leftOut[nextLeftOut] == sample {
+        nextLeftOut += 1
         continue
       }
-      (times[kept], offsets[kept]) = (times[index], offsets[index])
-      kept += 1
+      lastDecodeTime = decodeTime
+      let (composed, overflow) = decodeTime.addingReportingOverflow(offset)
+      let (time, shiftOverflow) = composed.addingReportingOverflow(editList.shift)
+      guard !overflow, !shiftOverflow else { throw place.error("a presentation time past 2⁶³") }
+      times.append(time)
     }
-    times.removeLast(times.count - kept)
-    offsets.removeLast(offsets.count - kept)
-    return (times, offsets)
+    times.sort()
+    if !keepingEverySample {
+      // How long the last sample is on screen: its decode duration.
+      let lastDuration =
+        lastDecodeTime.map { nextDecodeTime.subtractingReportingOverflow($0).partialValue } ?? 0
+      editList.keepShown(&times, lastDuration: lastDuration)
+    }
+    for time in [times.first, times.last].compactMap({ $0 })
+    where PresentationTime(value: time, timescale: timescale) == nil {
+      throw place.error("presentation time \(time) of timescale \(timescale) is past 2⁶³ nanoseconds")
+    }
+    return MovieTiming.Track(id: id, timescale: timescale, presentationTimes: PackedTimes(times))
   }
 }

@@ -67,6 +67,30 @@ struct ImportCutRecordingTests {
     )
   }
 
+  @Test("sample sizes that cannot place the data are refused only when the file is cut and needs them")
+  func badSizesRefusedOnlyWhenCut() throws {
+    let whole = "\(repositoryRoot)/Traces/real/sample_android_slow_motion.mp4"
+    var bytes = try #require(FileManager.default.contents(atPath: whole)).map { $0 }
+    // The sample size table claims more entries than it holds.
+    let stsz = try #require((0..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("stsz".utf8) })
+    bytes.replaceSubrange(stsz + 12..<stsz + 16, with: [0x7F, 0xFF, 0xFF, 0xFF])
+    let directory = temporaryDirectory()
+    let damaged = "\(directory)/damaged.mp4"
+    try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+    let run = CreaseRun("import", damaged)
+    #expect(run.status == .success && run.error.isEmpty, "\(run.error)")
+    #expect(try ImportTests.frames(run.output) == ImportTests.packets(whole).map(\.pts))
+
+    let cut = "\(directory)/cut.mp4"
+    try Data(bytes.prefix(30_000)).write(to: URL(fileURLWithPath: cut))
+    let refused = CreaseRun("import", cut)
+    #expect(refused.status == .dataError)
+    #expect(
+      refused.error
+        == "\(cut): error: moov/trak/mdia/minf/stbl/stsz at byte \(stsz + 16): stsz claims 2147483647 entries of 4 bytes, more than its 28 bytes hold\n"
+    )
+  }
+
   /// The type and start of the top-level box that holds byte `offset` of `movie`.
   static func box(at offset: Int, in movie: [UInt8]) -> (type: Substring, start: Int)? {
     var start = 0
