@@ -34,7 +34,7 @@ extension ProvenLineParser {
       else { return nil }
       payload = .hinge(HingeDelivery(angle: .degrees(angle), status: status))
     } else if scanner.take(#"frame","stream":"#) {
-      guard let (stream, pts) = scanner.streamAndPTS() else { return nil }
+      guard let (stream, pts) = scanner.streamAndPTS(recentStrings) else { return nil }
       var camera: Camera?
       if scanner.take(#","camera":"#) {
         guard let named = scanner.name(cameras) else { return nil }
@@ -42,7 +42,7 @@ extension ProvenLineParser {
       }
       payload = .frame(Frame(stream: stream, pts: pts, camera: camera))
     } else if scanner.take(#"drop","stream":"#) {
-      guard let (stream, pts) = scanner.streamAndPTS() else { return nil }
+      guard let (stream, pts) = scanner.streamAndPTS(recentStrings) else { return nil }
       var reason: DropReason?
       if scanner.take(#","reason":"#) {
         guard let named = scanner.name(dropReasons) else { return nil }
@@ -51,7 +51,7 @@ extension ProvenLineParser {
       payload = .drop(Drop(stream: stream, pts: pts, reason: reason))
     } else if scanner.take(#"mark","label":"#) {
       guard let label = scanner.plainString() else { return nil }
-      payload = .mark(label: String(ascii: label))
+      payload = .mark(label: recentStrings.string(ascii: label))
     } else {
       return nil
     }
@@ -71,13 +71,13 @@ extension ProvenLineParser.Scanner {
     return value
   }
 
-  /// A stream name, then `,"pts":` and an integer pts.
-  fileprivate mutating func streamAndPTS() -> (StreamName, PresentationTime)? {
+  /// A stream name (a long one made by `recent`), then `,"pts":` and an integer pts.
+  fileprivate mutating func streamAndPTS(_ recent: RecentStrings) -> (StreamName, PresentationTime)? {
     let stream: StreamName
     if take(#""video""#) {
       stream = .video
     } else {
-      guard let name = plainString(), let named = ProvenLineParser.Fields.stream(.string(name)) else {
+      guard let name = plainString(), let named = ProvenLineParser.Fields.stream(.string(name), recent) else {
         return nil
       }
       stream = named

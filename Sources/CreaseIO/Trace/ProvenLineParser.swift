@@ -58,6 +58,8 @@ struct ProvenLineParser {
   let dropReasons = NameMatcher<DropReason>()
   let displays = NameMatcher<Display>()
   let appStates = NameMatcher<AppState>()
+  /// The long stream names, view names and labels made lately, made again without allocating.
+  let recentStrings = RecentStrings()
 
   /// The record on `line`, or `nil` when json-c must decide.
   /// - Complexity: O(*n*) in the length of the line.
@@ -174,7 +176,8 @@ struct ProvenLineParser {
         return .event(Event(t: t, .hinge(HingeDelivery(angle: delivered, status: status))))
       case 5 where Self.equal(kindName, "frame"):
         guard readAll(1 &+ Self.one(stream) &+ Self.one(camera)), case .integer(let pts)? = pts,
-          let stream = Self.stream(stream), let frameCamera = Self.optional(camera, names.cameras)
+          let stream = Self.stream(stream, names.recentStrings),
+          let frameCamera = Self.optional(camera, names.cameras)
         else { return nil }
         return .event(
           Event(
@@ -182,20 +185,23 @@ struct ProvenLineParser {
         )
       case 4 where Self.equal(kindName, "drop"):
         guard readAll(1 &+ Self.one(stream) &+ Self.one(reason)), case .integer(let pts)? = pts,
-          let stream = Self.stream(stream), let named = Self.optional(reason, names.dropReasons)
+          let stream = Self.stream(stream, names.recentStrings),
+          let named = Self.optional(reason, names.dropReasons)
         else { return nil }
         return .event(
           Event(t: t, .drop(Drop(stream: stream, pts: PresentationTime(nanoseconds: pts), reason: named))))
       case 4 where Self.equal(kindName, "mark"):
         guard readAll(1), case .string(let text)? = label else { return nil }
-        return .event(Event(t: t, .mark(label: String(ascii: text))))
+        return .event(Event(t: t, .mark(label: names.recentStrings.string(ascii: text))))
       case 5 where Self.equal(kindName, "input"):
-        guard readAll(1 &+ Self.one(stream)), let stream = Self.stream(stream),
+        guard readAll(1 &+ Self.one(stream)), let stream = Self.stream(stream, names.recentStrings),
           let camera = camera.flatMap({ Self.name($0, names.cameras) })
         else { return nil }
         return .event(Event(t: t, .input(stream: stream, camera: camera)))
       case 9 where Self.equal(kindName, "streamEnd"):
-        guard readAll(Self.one(stream)), let stream = Self.stream(stream) else { return nil }
+        guard readAll(Self.one(stream)), let stream = Self.stream(stream, names.recentStrings) else {
+          return nil
+        }
         return .event(Event(t: t, .streamEnd(stream: stream)))
       case 3 where Self.equal(kindName, "app"):
         guard readAll(1), let state = state.flatMap({ Self.name($0, names.appStates) }) else { return nil }
@@ -222,7 +228,7 @@ struct ProvenLineParser {
         if let view {
           // An empty name is json-c's to judge.
           guard case .string(let bytes) = view, !bytes.isEmpty else { return nil }
-          name = ViewName(rawValue: String(ascii: bytes))
+          name = ViewName(rawValue: names.recentStrings.string(ascii: bytes))
         }
         return .event(
           Event(
@@ -271,12 +277,12 @@ struct ProvenLineParser {
       return matcher(bytes)
     }
 
-    /// A non-empty stream name, or the default when absent.
-    static func stream(_ value: Value?) -> StreamName? {
+    /// A non-empty stream name, or the default when absent; a long one made by `recent`.
+    static func stream(_ value: Value?, _ recent: RecentStrings) -> StreamName? {
       guard let value else { return .video }
       guard case .string(let bytes) = value, !bytes.isEmpty else { return nil }
       if equal(bytes, "video") { return .video }
-      return StreamName(rawValue: String(ascii: bytes))
+      return StreamName(rawValue: recent.string(ascii: bytes))
     }
 
     static func number(_ value: Value) -> Double? {

@@ -11,6 +11,9 @@ import Crease
 struct BinaryNameTable {
   private var names: [String] = []
   private var room = StreamBudget()
+  /// The long mark labels made lately, made again without allocating: labels are spelled out
+  /// every time, and a trace repeats a few of them.
+  let labels = RecentStrings()
 
   /// The name numbered `number`, or `nil` when no name has that number yet.
   /// - Complexity: O(1).

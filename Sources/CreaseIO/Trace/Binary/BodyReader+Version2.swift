@@ -75,7 +75,7 @@ extension BodyReader {
       let state = SessionState(running: packed & 1 != 0, previewVisible: preview == 0 ? nil : preview == 2)
       return .event(Event(t: t, .session(state)))
     case .mark:
-      return .event(Event(t: t, .mark(label: try version2String())))
+      return .event(Event(t: t, .mark(label: try version2Label(names.labels))))
     case .end:
       return .event(Event(t: t, .end))
     }
@@ -148,11 +148,20 @@ extension BodyReader {
     return header
   }
 
-  @inline(__always)  // into the record's decoding, once a mark (3 instructions a line)
+  @inline(__always)  // into a name spelled out and the header, as it was once into a mark
   private mutating func version2String() throws(Failure) -> String {
     let count = try varint()
     guard count <= UInt64(end - position) else { throw Failure("the record ends inside a field") }
     return try string(count: Int(count))
+  }
+
+  /// A mark's label, a long ASCII one made by `recent`. A call, not inlined: marks are few, and
+  /// inlined it cost the record's decoding 4 to 7 instructions an event.
+  @inline(never)
+  private mutating func version2Label(_ recent: RecentStrings) throws(Failure) -> String {
+    let count = try varint()
+    guard count <= UInt64(end - position) else { throw Failure("the record ends inside a field") }
+    return try string(count: Int(count), madeBy: recent)
   }
 
   /// A name by its number in the table, or spelled out (number 0) and added to the table.

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The long names and labels a trace reader made lately, found again by their bytes.
+///
+/// A string of more than 15 UTF-8 bytes is a heap allocation each time it is made, and a trace
+/// repeats a few stream names, view names and mark labels on most of its lines: a JSON Lines
+/// trace whose stream was named `back-wide-camera-main` allocated once a frame. A short string
+/// is made as before (it lives inline, and a look-up would cost more than it saves); a long one
+/// that matches a remembered string is that string, retained; any other is made and remembered
+/// in place of the oldest. Memory stays bounded: ``capacity`` strings of at most ``longest``
+/// bytes.
+///
+/// A class, so that a reader's parse stays non-mutating and the hot path of short strings never
+/// touches its storage. One reader owns it and uses it from one thread at a time.
+final class RecentStrings {
+  /// How many strings are remembered.
+  static let capacity = 8
+  /// The longest string remembered, in bytes; longer ones are made every time.
+  static let longest = 256
+  /// The longest string that lives inline, with no allocation to save.
+  static let longestInline = 15
+
+  private var strings: [String] = []
+  private var nextReplaced = 0
+
+  init() { strings.reserveCapacity(Self.capacity) }
+
+  /// The string of `bytes`, which are ASCII: the remembered one when its bytes are the same.
+  /// - Complexity: O(`capacity` × *n*) in the *n* bytes, for a long string; O(*n*) otherwise.
+  @inline(__always)
+  func string(ascii bytes: UnsafeRawBufferPointer) -> String {
+    guard bytes.count > Self.longestInline else { return String(ascii: bytes) }
+    return longString(ascii: bytes)
+  }
+
+  private func longString(ascii bytes: UnsafeRawBufferPointer) -> String {
+    for string in strings where Self.equal(string, bytes) { return string }
+    let made = String(ascii: bytes)
+    guard bytes.count <= Self.longest else { return made }
+    if strings.count < Self.capacity {
+      strings.append(made)
+    } else {
+      strings[nextReplaced] = made
+      nextReplaced = (nextReplaced + 1) % Self.capacity
+    }
+    return made
+  }
+
+  /// Whether `string`'s UTF-8 is `bytes`.
+  private static func equal(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard string.utf8.count == bytes.count else { return false }
+    // A remembered string was made from bytes, so it is native and contiguous; the comparison
+    // by elements is there for a string that is not.
+    return string.utf8.withContiguousStorageIfAvailable { utf8 in
+      memcmp(utf8.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+    } ?? string.utf8.elementsEqual(bytes)
+  }
+}
