@@ -123,29 +123,28 @@ struct MovieBoxReadingTests {
 
   @Test("the movie header's error comes first, then the fragments' defaults', then the first track's")
   func errorsInOrderOfTheBoxesRoles() {
-    // The mvex comes last in the file, after both tracks; its trex claims more than it holds.
-    let brokenTracks = Self.rewritingMovieBox { children in
+    // Both tracks broken; then the mvex too, last in the file, its trex claiming more than it
+    // holds; then the mvhd too, cut short and moved after them all.
+    let breakTracks = { (children: inout [[UInt8]]) in
       children[1] = Self.renaming("tkhd", to: "tkhX", in: children[1])
       children[2] = Self.renaming("mdia", to: "mdiX", in: children[2])
     }
-    #expect(Self.error(reading: brokenTracks).hasPrefix("moov/trak at byte "))
-    #expect(Self.error(reading: brokenTracks).hasSuffix(": trak without tkhd"))
-    let brokenDefaults = Self.rewritingMovieBox { children in
-      children[1] = Self.renaming("tkhd", to: "tkhX", in: children[1])
-      let last = children.count - 1
-      children[last].replaceSubrange(8..<12, with: Self.word(4_000))
+    let breakDefaults = { (children: inout [[UInt8]]) in
+      children[children.count - 1].replaceSubrange(8..<12, with: Self.word(4_000))
     }
-    #expect(Self.error(reading: brokenDefaults).hasPrefix("moov/mvex at byte "))
-    #expect(Self.error(reading: brokenDefaults).contains("trex claims 4000 bytes"))
-    let brokenHeader = Self.rewritingMovieBox { children in
-      children[1] = Self.renaming("tkhd", to: "tkhX", in: children[1])
-      let last = children.count - 1
-      children[last].replaceSubrange(8..<12, with: Self.word(4_000))
-      children[0] = Self.word(10) + Array("mvhd".utf8) + [0, 0]
-      children.append(children.removeFirst())
+    let breakHeader = { (children: inout [[UInt8]]) in
+      children.removeFirst()
+      children.append(Self.word(10) + Array("mvhd".utf8) + [0, 0])
     }
-    #expect(Self.error(reading: brokenHeader).hasPrefix("moov/mvhd at byte "))
-    #expect(Self.error(reading: brokenHeader).hasSuffix(": mvhd ends before its fields do"))
+    let cases = [
+      ([breakTracks], "moov/trak at byte ", ": trak without tkhd"),
+      ([breakTracks, breakDefaults], "moov/mvex at byte ", "trex claims 4000 bytes, but 64 remain in mvex"),
+      ([breakTracks, breakDefaults, breakHeader], "moov/mvhd at byte ", ": mvhd ends before its fields do"),
+    ]
+    for (breaks, prefix, suffix) in cases {
+      let error = Self.error(reading: Self.rewritingMovieBox { children in breaks.forEach { $0(&children) } })
+      #expect(error.hasPrefix(prefix) && error.hasSuffix(suffix), "\(error)")
+    }
   }
 
   @Test("a file cut inside its movie box is told as cut, whatever is wrong before the cut")
