@@ -1,6 +1,7 @@
 import Crease
 
-/// One track's tables while they are read.
+/// One track's samples while the file is read: its tables checked and packed as its `trak` is
+/// read, then its fragments' samples as they come.
 struct TrackTables {
   /// A sample table's entries in the file's bytes: the box, read up to its first entry, and
   /// how many entries it holds (each a count of samples and a value).
