@@ -170,6 +170,52 @@ struct ProvenLineParserTests {
     #expect(FastPathDifferential.disagreement(Array(line.utf8)) == nil, "\(line)")
   }
 
+  /// Names and labels past ASCII, in two-, three- and four-byte sequences.
+  static let wellFormedText = ["caméra", "前カメラ", "📷 front", "dépliée à moitié, caméra arrière"]
+
+  @Test(
+    "names and labels in well-formed UTF-8 take the fast path, in every kind and spelling, with json-c's values",
+    arguments: wellFormedText)
+  func wellFormedNamesAndLabels(text: String) throws {
+    let lines = [
+      #"{"t":1,"kind":"frame","stream":"\#(text)","pts":2}"#,
+      #"{"t":1,"kind":"drop","stream":"\#(text)","pts":2,"reason":"frameWasLate"}"#,
+      #"{"t":1,"kind":"mark","label":"\#(text)"}"#,
+      #"{ "label" : "\#(text)" , "t" : 1 , "kind" : "mark" }"#,
+      #"{"kind":"frame","pts":2,"t":1,"stream":"\#(text)"}"#,
+      #"{"t":1,"kind":"streamEnd","stream":"\#(text)"}"#,
+      #"{"t":1,"kind":"input","stream":"\#(text)","camera":"backWide"}"#,
+      #"{"t":1,"kind":"direction","view":"\#(text)","toward":["backWide"],"away":[]}"#,
+    ]
+    for line in lines {
+      let bytes = Array(line.utf8)
+      #expect(FastPathDifferential.fast(bytes) != nil, "the fast path takes \(line)")
+      #expect(FastPathDifferential.disagreement(bytes) == nil, "\(line)")
+    }
+  }
+
+  @Test(
+    "ill-formed UTF-8 in a name or label is left to json-c's path, which refuses it",
+    arguments: [
+      [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80],
+      [0xF5, 0x80, 0x80, 0x80],
+      [0x63, 0x61, 0x6D, 0xC3],
+    ] as [[UInt8]])
+  func illFormedLeftToJSONC(sequence: [UInt8]) {
+    for (before, after) in [
+      (#"{"t":1,"kind":"frame","stream":""#, #"","pts":2}"#), (#"{"t":1,"kind":"mark","label":""#, #""}"#),
+      (#"{"label":""#, #"","t":1,"kind":"mark"}"#),
+    ] {
+      let bytes = Array(before.utf8) + sequence + Array(after.utf8)
+      #expect(FastPathDifferential.fast(bytes) == nil, "\(sequence) in \(before)")
+      guard case .failure(let error) = FastPathDifferential.reference(bytes).0 else {
+        Issue.record("json-c's path takes \(sequence)")
+        continue
+      }
+      #expect(error.message.contains("utf-8"), "\(error.message)")
+    }
+  }
+
   @Test(
     "decimals read exactly as json-c's strtod reads them, on both sides of the exact fast path",
     arguments: [

@@ -9,14 +9,16 @@ import Testing
 @Suite("Recent strings: long names and labels read back as written")
 struct RecentStringsTests {
   /// Strings around the 15 bytes that live inline and the 256 that are remembered, more of them
-  /// than are remembered, and strings alike but for one byte (first, middle, last).
+  /// than are remembered, strings alike but for one byte (first, middle, last), and strings
+  /// past ASCII.
   static let strings: [String] = {
     let long = String(repeating: "n", count: 256)
     return [
       "fifteen-bytes-1", "sixteen-bytes-12", "back-wide-camera-main", "back-wide-camera-maiN",
       "Back-wide-camera-main", "back-wide-cAmera-main", "turned to face the person",
       "fold-while-recording", long, String(long.dropLast()) + "m", long + "n", long + "o",
-      "a label of thirty-two bytes long", "another label, of its own length",
+      "a label of thirty-two bytes long", "another label, of its own length", "caméra",
+      "caméra arrière, grand angle", "caméra arrière, grand anglé", "前カメラ 📷",
     ]
   }()
 

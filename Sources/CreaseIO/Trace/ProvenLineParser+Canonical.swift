@@ -50,8 +50,9 @@ extension ProvenLineParser {
       }
       payload = .drop(Drop(stream: stream, pts: pts, reason: reason))
     } else if scanner.take(#"mark","label":"#) {
-      guard let label = scanner.plainString() else { return nil }
-      payload = .mark(label: recentStrings.string(ascii: label))
+      guard let (bytes, isASCII) = scanner.text(), let label = recentStrings.string(bytes, isASCII: isASCII)
+      else { return nil }
+      payload = .mark(label: label)
     } else {
       return nil
     }
@@ -77,7 +78,9 @@ extension ProvenLineParser.Scanner {
     if take(#""video""#) {
       stream = .video
     } else {
-      guard let name = plainString(), let named = ProvenLineParser.Fields.stream(.string(name), recent) else {
+      guard let (name, isASCII) = text(),
+        let named = ProvenLineParser.Fields.stream(named: name, isASCII: isASCII, recent)
+      else {
         return nil
       }
       stream = named

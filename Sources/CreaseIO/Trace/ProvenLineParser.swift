@@ -15,7 +15,9 @@ import CreaseRecording
 ///
 /// It accepts a line only when it can prove json-c (strict, UTF-8 checked) accepts it with the
 /// same values: an object of members with plain keys, strings of printable ASCII without
-/// escapes, `true` and `false`, lists of such strings, integers of at most 18 digits and plain
+/// escapes (a stream or view name or a label also in well-formed UTF-8, which json-c's path
+/// checks as ``UTF8Check`` does: a name past ASCII cost a frame's line 9,000 instructions and
+/// 25 allocations there), `true` and `false`, lists of such strings, integers of at most 18 digits and plain
 /// decimals (of at most 19 digits, read exactly: by Clinger's fast path when the significand is
 /// at most 2^53, else by an integer division rounded to nearest, ties to even; longer ones by
 /// the C library's `strtod`, as json-c reads them, in the C locale; all round correctly, so the
@@ -43,7 +45,9 @@ struct ProvenLineParser {
 
   /// One member's value, as found on the line.
   enum Value {
-    case string(UnsafeRawBufferPointer)
+    /// A string without escapes or control bytes, and whether it is all ASCII: only names and
+    /// labels may hold more, and they are checked as UTF-8 as they are made.
+    case string(UnsafeRawBufferPointer, isASCII: Bool)
     case integer(Int64)
     /// A decimal, or an integer literal, where a number is wanted.
     case number(Double)
@@ -154,7 +158,7 @@ struct ProvenLineParser {
 
     /// The record the members spell, their names matched by `names`' matchers.
     func record(names: ProvenLineParser) -> TraceRecord? {
-      guard case .string(let kindName)? = kind, case .integer(let time)? = t, time >= 0 else { return nil }
+      guard case .string(let kindName, _)? = kind, case .integer(let time)? = t, time >= 0 else { return nil }
       let t = Nanoseconds(time)
       switch kindName.count {
       case 5 where Self.equal(kindName, "hinge"):
@@ -191,8 +195,10 @@ struct ProvenLineParser {
         return .event(
           Event(t: t, .drop(Drop(stream: stream, pts: PresentationTime(nanoseconds: pts), reason: named))))
       case 4 where Self.equal(kindName, "mark"):
-        guard readAll(1), case .string(let text)? = label else { return nil }
-        return .event(Event(t: t, .mark(label: names.recentStrings.string(ascii: text))))
+        guard readAll(1), case .string(let text, let isASCII)? = label,
+          let label = names.recentStrings.string(text, isASCII: isASCII)
+        else { return nil }
+        return .event(Event(t: t, .mark(label: label)))
       case 5 where Self.equal(kindName, "input"):
         guard readAll(1 &+ Self.one(stream)), let stream = Self.stream(stream, names.recentStrings),
           let camera = camera.flatMap({ Self.name($0, names.cameras) })
@@ -227,8 +233,10 @@ struct ProvenLineParser {
         var name = ViewName.main
         if let view {
           // An empty name is json-c's to judge.
-          guard case .string(let bytes) = view, !bytes.isEmpty else { return nil }
-          name = ViewName(rawValue: names.recentStrings.string(ascii: bytes))
+          guard case .string(let bytes, let isASCII) = view, !bytes.isEmpty,
+            let made = names.recentStrings.string(bytes, isASCII: isASCII)
+          else { return nil }
+          name = ViewName(rawValue: made)
         }
         return .event(
           Event(
@@ -273,16 +281,28 @@ struct ProvenLineParser {
 
     /// The case of `T` a string value names, if it is a string naming one.
     static func name<T>(_ value: Value, _ matcher: NameMatcher<T>) -> T? {
-      guard case .string(let bytes) = value else { return nil }
+      guard case .string(let bytes, _) = value else { return nil }
       return matcher(bytes)
     }
 
-    /// A non-empty stream name, or the default when absent; a long one made by `recent`.
+    /// A non-empty stream name, or the default when absent, made by `recent`; `nil` when it is
+    /// not well-formed UTF-8 (json-c's path says so).
     static func stream(_ value: Value?, _ recent: RecentStrings) -> StreamName? {
       guard let value else { return .video }
-      guard case .string(let bytes) = value, !bytes.isEmpty else { return nil }
+      guard case .string(let bytes, let isASCII) = value else { return nil }
+      return stream(named: bytes, isASCII: isASCII, recent)
+    }
+
+    /// The stream `bytes` name, made by `recent`; `nil` when empty or not well-formed UTF-8.
+    @inline(__always)
+    static func stream(named bytes: UnsafeRawBufferPointer, isASCII: Bool, _ recent: RecentStrings)
+      -> StreamName?
+    {
+      guard !bytes.isEmpty else { return nil }
       if equal(bytes, "video") { return .video }
-      return StreamName(rawValue: recent.string(ascii: bytes))
+      // Apart, so the common name, short and ASCII, is made with no optional on the way.
+      if isASCII { return StreamName(rawValue: recent.string(ascii: bytes)) }
+      return recent.string(utf8: bytes).map(StreamName.init(rawValue:))
     }
 
     static func number(_ value: Value) -> Double? {
@@ -398,7 +418,7 @@ struct ProvenLineParser {
     mutating func value() -> Value? {
       guard offset < bytes.count else { return nil }
       switch bytes[offset] {
-      case UInt8(ascii: "\""): return plainString().map(Value.string)
+      case UInt8(ascii: "\""): return text().map { .string($0.bytes, isASCII: $0.isASCII) }
       case UInt8(ascii: "["): return list()
       // Whatever follows a literal, the line goes on with a space, `,` or `}`, or json-c decides.
       case UInt8(ascii: "t"): return take("true") ? .bool(true) : nil
@@ -435,6 +455,38 @@ struct ProvenLineParser {
           return UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: offset &- 1 &- start)
         }
         guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+        offset &+= 1
+      }
+      return nil
+    }
+
+    /// A string without escapes, control bytes or DEL, its quotes taken, and whether it is all
+    /// ASCII: a name's or a label's. Bytes past ASCII are taken as they are, to be checked as
+    /// UTF-8 as the name or label is made, so a line json-c's path would refuse for them is
+    /// left to it.
+    @inline(__always)
+    mutating func text() -> (bytes: UnsafeRawBufferPointer, isASCII: Bool)? {
+      let start = offset
+      if let ascii = plainString() { return (ascii, true) }
+      offset = start
+      return stringPastASCII()
+    }
+
+    /// ``text()`` for a string that is not ``plainString()``'s: read again, bytes past ASCII
+    /// taken. A call of its own, so that the common case stays small.
+    @inline(never)
+    private mutating func stringPastASCII() -> (bytes: UnsafeRawBufferPointer, isASCII: Bool)? {
+      guard take(UInt8(ascii: "\"")) else { return nil }
+      let start = offset
+      while offset < bytes.count {
+        let byte = bytes[offset]
+        if byte == UInt8(ascii: "\"") {
+          offset &+= 1
+          return (
+            UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: offset &- 1 &- start), false
+          )
+        }
+        guard byte >= 0x80 || (byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\")) else { return nil }
         offset &+= 1
       }
       return nil

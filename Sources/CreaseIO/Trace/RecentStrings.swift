@@ -8,11 +8,11 @@
 ///
 /// A string of more than 15 UTF-8 bytes is a heap allocation each time it is made, and a trace
 /// repeats a few stream names, view names and mark labels on most of its lines: a JSON Lines
-/// trace whose stream was named `back-wide-camera-main` allocated once a frame. A short string
-/// is made as before (it lives inline, and a look-up would cost more than it saves); a long one
-/// that matches a remembered string is that string, retained; any other is made and remembered
-/// in place of the oldest. Memory stays bounded: ``capacity`` strings of at most ``longest``
-/// bytes.
+/// trace whose stream was named `back-wide-camera-main` allocated once a frame. A short ASCII
+/// string is made as before (it lives inline, and a look-up would cost more than it saves); a
+/// long one that matches a remembered string is that string, retained; any other is checked as
+/// UTF-8 unless it is ASCII, made, and remembered in place of the oldest when long. Memory
+/// stays bounded: ``capacity`` strings of at most ``longest`` bytes.
 ///
 /// A class, so that a reader's parse stays non-mutating and the hot path of short strings never
 /// touches its storage. One reader owns it and uses it from one thread at a time.
@@ -34,13 +34,29 @@ final class RecentStrings {
   @inline(__always)
   func string(ascii bytes: UnsafeRawBufferPointer) -> String {
     guard bytes.count > Self.longestInline else { return String(ascii: bytes) }
-    return longString(ascii: bytes)
+    // Made from ASCII, a string is never refused.
+    return rememberedOrMade(bytes) { String(ascii: $0) }!
   }
 
-  private func longString(ascii bytes: UnsafeRawBufferPointer) -> String {
-    for string in strings where Self.equal(string, bytes) { return string }
-    let made = String(ascii: bytes)
-    guard bytes.count <= Self.longest else { return made }
+  /// The string of `bytes`, the remembered one when its bytes are the same; `nil` when they are
+  /// not well-formed UTF-8.
+  /// - Complexity: O(`capacity` × *n*) in the *n* bytes.
+  func string(utf8 bytes: UnsafeRawBufferPointer) -> String? {
+    rememberedOrMade(bytes) { String(wellFormed: $0) }
+  }
+
+  /// The remembered string of `bytes`, or the one `make` makes of them, remembered when long.
+  /// A remembered string's bytes were well-formed when it was made, so one that matches needs
+  /// no check.
+  private func rememberedOrMade(
+    _ bytes: UnsafeRawBufferPointer, _ make: (UnsafeRawBufferPointer) -> String?
+  ) -> String? {
+    let remembers = bytes.count > Self.longestInline && bytes.count <= Self.longest
+    if remembers {
+      for string in strings where Self.equal(string, bytes) { return string }
+    }
+    guard let made = make(bytes) else { return nil }
+    guard remembers else { return made }
     if strings.count < Self.capacity {
       strings.append(made)
     } else {
@@ -48,6 +64,13 @@ final class RecentStrings {
       nextReplaced = (nextReplaced + 1) % Self.capacity
     }
     return made
+  }
+
+  /// The string of `bytes`, as ``string(ascii:)`` when `isASCII` says they are ASCII, else as
+  /// ``string(utf8:)``.
+  @inline(__always)
+  func string(_ bytes: UnsafeRawBufferPointer, isASCII: Bool) -> String? {
+    isASCII ? string(ascii: bytes) : string(utf8: bytes)
   }
 
   /// Whether `string`'s UTF-8 is `bytes`.

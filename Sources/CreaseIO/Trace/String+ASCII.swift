@@ -11,4 +11,14 @@ extension String {
       return bytes.count
     }
   }
+
+  /// The text of `bytes` when they are well-formed UTF-8, else `nil`.
+  ///
+  /// Decoding puts U+FFFD in place of each ill-formed sequence, so the bytes come back the same
+  /// only if they were well-formed (`String(validating:)` would say so at once: macOS 15).
+  init?(wellFormed bytes: UnsafeRawBufferPointer) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard text.utf8.elementsEqual(bytes) else { return nil }
+    self = text
+  }
 }
