@@ -8,10 +8,14 @@ extension ProvenLineParser {
   /// matched as its literals and values in turn, with no key lookup and no record of which
   /// members were seen. Its values go through the general path's own readers and checks, so
   /// it accepts a subset of what that path accepts, read to the same values; any other spelling
-  /// is left to it.
+  /// is left to it. With `ignoringUnknownKeys`, members of keys no kind defines may follow the
+  /// kind's fields (a recorder's own `seq`, say), as ``parseMembers(_:ignoringUnknownKeys:)``
+  /// takes them.
   /// - Complexity: O(*n*) in the length of the line.
-  func parseCanonical(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
-    guard let (record, length) = parseCanonicalPrefix(line), length == line.count else { return nil }
+  func parseCanonical(_ line: UnsafeRawBufferPointer, ignoringUnknownKeys: Bool = false) -> TraceRecord? {
+    guard let (record, length) = parseCanonicalPrefix(line, ignoringUnknownKeys: ignoringUnknownKeys),
+      length == line.count
+    else { return nil }
     return record
   }
 
@@ -22,7 +26,9 @@ extension ProvenLineParser {
   /// - Complexity: O(*n*) in the length of the line.
   // Inlined into the reader's loop. Tuning: hot-inline.
   @inline(__always)
-  func parseCanonicalPrefix(_ bytes: UnsafeRawBufferPointer) -> (TraceRecord, length: Int)? {
+  func parseCanonicalPrefix(
+    _ bytes: UnsafeRawBufferPointer, ignoringUnknownKeys: Bool = false
+  ) -> (TraceRecord, length: Int)? {
     var scanner = Scanner(bytes: bytes)
     // A negative `t` is left to the general path, which leaves it to json-c to refuse.
     guard scanner.take(#"{"t":"#), let time = scanner.naturalNumber(), scanner.take(#","kind":""#)
@@ -56,7 +62,8 @@ extension ProvenLineParser {
     } else {
       return nil
     }
-    guard scanner.take(UInt8(ascii: "}")) else { return nil }
+    guard scanner.take(UInt8(ascii: "}")) || (ignoringUnknownKeys && scanner.unknownMembersToTheEnd())
+    else { return nil }
     return (.event(Event(t: Nanoseconds(time), payload)), scanner.offset)
   }
 }

@@ -14,16 +14,23 @@ import CreaseRecording
 /// `display`, `direction`, `input`) cost json-c 25 to 40 allocations each.
 ///
 /// It accepts a line only when it can prove json-c (strict, UTF-8 checked) accepts it with the
-/// same values: an object of members with plain keys, strings of printable ASCII without
-/// escapes (a stream or view name or a label also in well-formed UTF-8, which json-c's path
-/// checks as ``UTF8Check`` does: a name past ASCII cost a frame's line 9,000 instructions and
-/// 25 allocations there), `true` and `false`, lists of such strings, integers of at most 18 digits and plain
-/// decimals (of at most 19 digits, read exactly: by Clinger's fast path when the significand is
-/// at most 2^53, else by an integer division rounded to nearest, ties to even; longer ones by
-/// the C library's `strtod`, as json-c reads them, in the C locale; all round correctly, so the
-/// double is the same), no duplicate or unknown key, each field of the type its kind wants. A line spelled exactly as `TraceEncoder`
-/// writes it is matched first as a fixed template (``parseCanonical(_:)``), any other spelling
-/// member by member (``parseMembers(_:)``). Anything else returns `nil`, and ``TraceParser``
+/// same values:
+/// - an object of members with plain keys, each field of the type its kind wants, no key twice;
+/// - strings without escapes or control bytes: printable ASCII, and a stream or view name or a
+///   label also in well-formed UTF-8, which json-c's path checks as ``UTF8Check`` does (a name
+///   past ASCII cost a frame's line 9,000 instructions and 25 allocations there);
+/// - `true`, `false`, lists of plain strings, integers of at most 18 digits, and plain decimals
+///   of at most 19 digits, read exactly: by Clinger's fast path when the significand is at most
+///   2^53, else by an integer division rounded to nearest, ties to even; longer ones by the C
+///   library's `strtod`, as json-c reads them, in the C locale. All round correctly, so the
+///   double is the same;
+/// - no key no kind defines, unless a replay asks for such members to be skipped (json-c's path
+///   ignores them; `crease check` has json-c list them), and then only with values of these
+///   forms or `null`.
+///
+/// A line spelled exactly as `TraceEncoder` writes it is matched first as a fixed template
+/// (``parseCanonical(_:ignoringUnknownKeys:)``), any other spelling member by member
+/// (``parseMembers(_:ignoringUnknownKeys:)``). Anything else returns `nil`, and ``TraceParser``
 /// decides with json-c, which stays the reference and writes every error message (SPEC 9).
 /// Differential tests and a fuzz target hold the two to the same accepted set and values.
 ///
@@ -52,6 +59,8 @@ struct ProvenLineParser {
     /// A decimal, or an integer literal, where a number is wanted.
     case number(Double)
     case bool(Bool)
+    /// `null`, which no field the fast path reads takes: only an unknown key's.
+    case null
     /// A list of plain strings: the bytes between its brackets, each element checked.
     case list(UnsafeRawBufferPointer)
   }
@@ -65,33 +74,49 @@ struct ProvenLineParser {
   /// The long stream names, view names and labels made lately, made again without allocating.
   let recentStrings = RecentStrings()
 
-  /// The record on `line`, or `nil` when json-c must decide.
+  /// The record on `line`, or `nil` when json-c must decide. With `ignoringUnknownKeys`, a
+  /// member whose key no kind the fast path takes defines is skipped, as json-c's path ignores
+  /// it, when its name and value are ones it can prove json-c accepts; without, such a line is
+  /// json-c's (whose path lists its unknown keys for `crease check`).
   /// - Complexity: O(*n*) in the length of the line.
-  func parse(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
-    parseCanonical(line) ?? parseMembers(line)
+  func parse(_ line: UnsafeRawBufferPointer, ignoringUnknownKeys: Bool = false) -> TraceRecord? {
+    parseCanonical(line, ignoringUnknownKeys: ignoringUnknownKeys)
+      ?? parseMembers(line, ignoringUnknownKeys: ignoringUnknownKeys)
   }
 
   /// The record on `line` read member by member, in any order and spacing, or `nil` when
-  /// json-c must decide.
+  /// json-c must decide; members of unknown keys skipped when `ignoringUnknownKeys`.
   /// - Complexity: O(*n*) in the length of the line.
-  func parseMembers(_ line: UnsafeRawBufferPointer) -> TraceRecord? {
+  func parseMembers(_ line: UnsafeRawBufferPointer, ignoringUnknownKeys: Bool = false) -> TraceRecord? {
     var scanner = Scanner(bytes: line)
     var fields = Fields()
     scanner.skipSpaces()
     guard scanner.take(UInt8(ascii: "{")) else { return nil }
     repeat {
       scanner.skipSpaces()
-      guard let key = scanner.key() else { return nil }
-      scanner.skipSpaces()
-      guard scanner.take(UInt8(ascii: ":")) else { return nil }
-      scanner.skipSpaces()
-      guard let value = scanner.value(), fields.set(key, value) else { return nil }
+      let keyStart = scanner.offset
+      if let key = scanner.key() {
+        scanner.skipSpaces()
+        guard scanner.take(UInt8(ascii: ":")) else { return nil }
+        scanner.skipSpaces()
+        guard let value = scanner.value(), fields.set(key, value) else { return nil }
+      } else {
+        scanner.offset = keyStart
+        guard ignoringUnknownKeys, scanner.unknownMember() else { return nil }
+      }
       scanner.skipSpaces()
     } while scanner.take(UInt8(ascii: ","))
     guard scanner.take(UInt8(ascii: "}")) else { return nil }
     scanner.skipSpaces()
     guard scanner.atEnd else { return nil }
     return fields.record(names: self)
+  }
+
+  /// Whether a string's bytes, read by ``Scanner/text()``, are well-formed UTF-8, as json-c's
+  /// path requires of every byte of a line: a name or label is checked as it is made, a string
+  /// no field reads only here.
+  static func isWellFormed(_ text: (bytes: UnsafeRawBufferPointer, isASCII: Bool)) -> Bool {
+    text.isASCII || UTF8Check.firstInvalidOffset(in: text.bytes) == nil
   }
 
   /// The members found so far, each at most once.
@@ -309,7 +334,7 @@ struct ProvenLineParser {
       switch value {
       case .number(let number): number
       case .integer(let integer): Double(integer)
-      case .string, .bool, .list: nil
+      case .string, .bool, .list, .null: nil
       }
     }
   }
@@ -409,10 +434,34 @@ struct ProvenLineParser {
     /// `angleRad` as a word, the one key of eight bytes.
     private static let angleRad = KeyWord.word(Array(TraceKey.angleRad.rawValue.utf8))
 
-    /// ``key()`` for the last bytes of a line: the name as a plain string, then its bytes.
+    /// Every key the fast path takes, spelled one after another, and where each one's bytes
+    /// are: plain ranges to walk, where an array of each key's bytes was retained and released
+    /// at every step (an unknown key's member cost 860 instructions).
+    private static let keyText = ProvenLineParser.keys.flatMap { Array($0.rawValue.utf8) }
+    private static let keyRanges: [(key: Key, bytes: Range<Int>)] = {
+      var start = 0
+      return ProvenLineParser.keys.map { key in
+        defer { start += key.rawValue.utf8.count }
+        return (key, start..<(start + key.rawValue.utf8.count))
+      }
+    }()
+
+    /// The key `name` spells, if the fast path takes it.
+    static func key(named name: UnsafeRawBufferPointer) -> Key? {
+      keyText.withUnsafeBytes { text in
+        for known in keyRanges where known.bytes.count == name.count {
+          if memcmp(text.baseAddress! + known.bytes.lowerBound, name.baseAddress!, name.count) == 0 {
+            return known.key
+          }
+        }
+        return nil
+      }
+    }
+
+    /// ``key()`` for the last bytes of a line and the longer keys: the name as a plain string,
+    /// then its bytes.
     private mutating func keyByBytes() -> Key? {
-      guard let name = plainString() else { return nil }
-      return ProvenLineParser.keys.first { name.elementsEqual($0.rawValue.utf8) }
+      plainString().flatMap(Self.key(named:))
     }
 
     mutating func value() -> Value? {
@@ -423,6 +472,7 @@ struct ProvenLineParser {
       // Whatever follows a literal, the line goes on with a space, `,` or `}`, or json-c decides.
       case UInt8(ascii: "t"): return take("true") ? .bool(true) : nil
       case UInt8(ascii: "f"): return take("false") ? .bool(false) : nil
+      case UInt8(ascii: "n"): return take("null") ? .null : nil
       default: return number()
       }
     }
@@ -442,6 +492,39 @@ struct ProvenLineParser {
         guard take(UInt8(ascii: "]")) else { return nil }
       }
       return .list(UnsafeRawBufferPointer(rebasing: bytes[start..<(offset &- 1)]))
+    }
+
+    /// Takes a member whose key no kind the fast path takes defines (a recorder's own `seq`,
+    /// say), which json-c's path ignores: `false` unless its name and value are ones the fast
+    /// path can prove json-c accepts (each string well-formed UTF-8, as json-c's path requires
+    /// of every byte of a line). A line of them once went to json-c whole: 30,000 instructions
+    /// and 26 allocations a line.
+    mutating func unknownMember() -> Bool {
+      guard let name = text(), Self.key(named: name.bytes) == nil, ProvenLineParser.isWellFormed(name)
+      else { return false }
+      skipSpaces()
+      guard take(UInt8(ascii: ":")) else { return false }
+      skipSpaces()
+      guard let value = value() else { return false }
+      if case .string(let bytes, let isASCII) = value {
+        return ProvenLineParser.isWellFormed((bytes, isASCII))
+      }
+      return true
+    }
+
+    /// Takes `,` and an ``unknownMember()``, as many times as they come, then the closing
+    /// brace: the rest of a canonical line whose kind's fields are read. A call of its own, off
+    /// the template's path.
+    @inline(never)
+    mutating func unknownMembersToTheEnd() -> Bool {
+      repeat {
+        skipSpaces()
+        guard take(UInt8(ascii: ",")) else { return false }
+        skipSpaces()
+        guard unknownMember() else { return false }
+        skipSpaces()
+      } while !take(UInt8(ascii: "}"))
+      return true
     }
 
     /// A string of printable ASCII without escapes, its quotes taken.

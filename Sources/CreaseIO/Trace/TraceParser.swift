@@ -47,7 +47,7 @@ public final class TraceParser {
   @inline(__always) public func parse(_ line: UnsafeRawBufferPointer) throws(TraceLineError) -> TraceRecord {
     // The common lines take the fast path; inlined into the reader's loop, with json-c's path
     // left to a call.
-    if usesFastPath, let record = provenParser.parse(line) {
+    if usesFastPath, let record = provenParser.parse(line, ignoringUnknownKeys: !storedCollectsUnknownKeys) {
       forgetUnknownKeys()
       return record
     }
@@ -70,7 +70,9 @@ public final class TraceParser {
   @inline(__always) func canonicalLine(
     atStartOf bytes: UnsafeRawBufferPointer
   ) -> (TraceRecord, length: Int, endsWithCarriageReturn: Bool)? {
-    guard usesFastPath, let (record, length) = provenParser.parseCanonicalPrefix(bytes),
+    guard usesFastPath,
+      let (record, length) = provenParser.parseCanonicalPrefix(
+        bytes, ignoringUnknownKeys: !storedCollectsUnknownKeys),
       length < bytes.count
     else { return nil }
     if bytes[length] == 0x0A {
