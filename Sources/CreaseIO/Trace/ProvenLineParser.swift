@@ -529,18 +529,7 @@ struct ProvenLineParser {
 
     /// A string of printable ASCII without escapes, its quotes taken.
     mutating func plainString() -> UnsafeRawBufferPointer? {
-      guard take(UInt8(ascii: "\"")) else { return nil }
-      let start = offset
-      while offset < bytes.count {
-        let byte = bytes[offset]
-        if byte == UInt8(ascii: "\"") {
-          offset &+= 1
-          return UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: offset &- 1 &- start)
-        }
-        guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-        offset &+= 1
-      }
-      return nil
+      quoted { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }
     }
 
     /// A string without escapes, control bytes or DEL, its quotes taken, and whether it is all
@@ -559,17 +548,21 @@ struct ProvenLineParser {
     /// taken. A call of its own, so that the common case stays small.
     @inline(never)
     private mutating func stringPastASCII() -> (bytes: UnsafeRawBufferPointer, isASCII: Bool)? {
+      quoted { $0 >= 0x80 || ($0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\")) }.map { ($0, false) }
+    }
+
+    /// A quoted string whose every byte `accepts`, its quotes taken.
+    @inline(__always)
+    private mutating func quoted(accepting accepts: (UInt8) -> Bool) -> UnsafeRawBufferPointer? {
       guard take(UInt8(ascii: "\"")) else { return nil }
       let start = offset
       while offset < bytes.count {
         let byte = bytes[offset]
         if byte == UInt8(ascii: "\"") {
           offset &+= 1
-          return (
-            UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: offset &- 1 &- start), false
-          )
+          return UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: offset &- 1 &- start)
         }
-        guard byte >= 0x80 || (byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\")) else { return nil }
+        guard accepts(byte) else { return nil }
         offset &+= 1
       }
       return nil
