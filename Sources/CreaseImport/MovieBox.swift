@@ -90,42 +90,87 @@ struct MovieBox {
   /// The boxes inside this one, in order.
   func children() throws(MovieFormatError) -> [MovieBox] {
     var children: [MovieBox] = []
-    var counts: [String: Int] = [:]
+    var headers = ChildHeaders(parentPath: path, parentType: type)
     var start = position
     while start < bytes.endIndex {
       let offset = fileOffset + (start - bytes.startIndex)
-      guard bytes.endIndex - start >= 8 else {
-        throw MovieFormatError(
-          box: path, offset: offset, message: "\(bytes.endIndex - start) stray bytes after the last box")
-      }
+      let left = bytes.endIndex - start
+      guard left >= 8 else { throw headers.strayBytes(left, at: offset) }
       var header = MovieBox(type: type, path: path, bytes: bytes[start...], fileOffset: offset)
-      var size = Int(try header.uint32())
+      let declared = try header.uint32()
       let childType = try header.fourCC()
-      var headerSize = 8
-      if size == 1 {
-        let large = try header.uint64()
-        guard large <= UInt64(Int.max) else { throw header.error("\(childType) has a size past 2⁶³") }
-        size = Int(large)
-        headerSize = 16
-      } else if size == 0 {
-        size = bytes.endIndex - start  // to the end of the enclosing box
-      }
-      guard size >= headerSize, size <= bytes.endIndex - start else {
-        throw MovieFormatError(
-          box: path, offset: offset,
-          message:
-            "\(childType) claims \(size) bytes, but \(bytes.endIndex - start) remain in \(type.isEmpty ? "the file" : type)"
-        )
-      }
-      counts[childType, default: 0] += 1
-      let index = counts[childType]!
-      let name = index == 1 ? childType : "\(childType)[\(index)]"
+      let large = declared == 1 ? try header.uint64() : nil
+      let (size, headerSize) = try headers.extent(
+        declared: declared, large: large, type: childType, at: offset, left: left)
       children.append(
         MovieBox(
-          type: childType, path: path.isEmpty ? name : "\(path)/\(name)",
+          type: childType, path: headers.path(ofNext: childType),
           bytes: bytes[(start + headerSize)..<(start + size)], fileOffset: offset + headerSize))
       start += size
     }
     return children
+  }
+
+  /// The rules the boxes inside a box keep, the same whether the box is in memory
+  /// (``children()``) or read from the file a box at a time (`TopLevelBoxes`), with the errors
+  /// that name what breaks them.
+  struct ChildHeaders {
+    /// The box's path (empty at the top level) and type, as errors name them.
+    let parentPath: String
+    let parentType: String
+    /// How many boxes of each type came so far, for their paths.
+    private var counts: [String: Int] = [:]
+
+    init(parentPath: String, parentType: String) {
+      self.parentPath = parentPath
+      self.parentType = parentType
+    }
+
+    /// `left` bytes at file byte `offset`, too few for a box's header.
+    func strayBytes(_ left: Int, at offset: Int) -> MovieFormatError {
+      MovieFormatError(box: parentPath, offset: offset, message: "\(left) stray bytes after the last box")
+    }
+
+    /// A header that starts at file byte `offset` and claims a 64-bit size that `left` bytes do
+    /// not hold.
+    func cutHeader(at offset: Int) -> MovieFormatError {
+      MovieFormatError(
+        box: parentPath, offset: offset + 8, message: "\(parentType) ends before its fields do")
+    }
+
+    /// The size and header size of the box of `type` whose header starts at file byte `offset`,
+    /// `left` bytes of the parent from there: the 32-bit size it `declared`, or for 1 the 64-bit
+    /// `large` after it, or for 0 the rest of the parent; refused when it does not fit.
+    func extent(declared: UInt32, large: UInt64?, type: String, at offset: Int, left: Int)
+      throws(MovieFormatError)
+      -> (size: Int, headerSize: Int)
+    {
+      var (size, headerSize) = (Int(declared), 8)
+      if declared == 1, let large {
+        guard large <= UInt64(Int.max) else {
+          throw MovieFormatError(box: parentPath, offset: offset + 16, message: "\(type) has a size past 2⁶³")
+        }
+        (size, headerSize) = (Int(large), 16)
+      } else if declared == 0 {
+        size = left  // to the end of the enclosing box
+      }
+      guard size >= headerSize, size <= left else {
+        throw MovieFormatError(
+          box: parentPath, offset: offset,
+          message:
+            "\(type) claims \(size) bytes, but \(left) remain in \(parentType.isEmpty ? "the file" : parentType)"
+        )
+      }
+      return (size, headerSize)
+    }
+
+    /// The path of the next box of `type`: the parent's, then `type` for the first of its type,
+    /// `type[2]` for the second…
+    mutating func path(ofNext type: String) -> String {
+      counts[type, default: 0] += 1
+      let index = counts[type]!
+      let name = index == 1 ? type : "\(type)[\(index)]"
+      return parentPath.isEmpty ? name : "\(parentPath)/\(name)"
+    }
   }
 }

@@ -44,8 +44,8 @@ struct TopLevelBoxes {
     /// Where its content starts and ends in the file.
     let contentStart: Int
     let contentEnd: Int
-    /// How many boxes of each type it has given, for their paths (`moov/trak[2]`).
-    fileprivate var counts: [String: Int] = [:]
+    /// The rules of the boxes inside it, and how many of each type it has given.
+    fileprivate var children: MovieBox.ChildHeaders
 
     /// An error placed at the box's first content byte, as for the box read whole.
     func error(_ message: String) -> MovieFormatError {
@@ -95,7 +95,10 @@ struct TopLevelBoxes {
       let box = Header(type: type, start: start, size: size)
       guard !opening.contains(type) else {
         boxStart = start
-        return .opened(OpenedBox(header: box, contentStart: start + headerSize, contentEnd: start + size))
+        return .opened(
+          OpenedBox(
+            header: box, contentStart: start + headerSize, contentEnd: start + size,
+            children: MovieBox.ChildHeaders(parentPath: type, parentType: type)))
       }
       guard let content = try read(size - headerSize, box: box) else { return nil }
       boxStart = start
@@ -111,46 +114,27 @@ struct TopLevelBoxes {
     let start = offset
     guard cut == nil, start < parent.contentEnd else { return nil }
     let left = parent.contentEnd - start
-    let type = parent.header.type
-    guard left >= 8 else {
-      return try refuse(
-        parent, MovieFormatError(box: type, offset: start, message: "\(left) stray bytes after the last box"))
-    }
+    guard left >= 8 else { return try refuse(parent, parent.children.strayBytes(left, at: start)) }
     guard let header = try read(8, box: parent.header) else { return nil }
-    var size = Int(header[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    let declared = header[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     let childType = String(decoding: header[4..<8], as: UTF8.self)
-    var headerSize = 8
-    if size == 1 {
-      guard left >= 16 else {
-        return try refuse(
-          parent, MovieFormatError(box: type, offset: start + 8, message: "\(type) ends before its fields do")
-        )
-      }
+    var large: UInt64?
+    if declared == 1 {
+      guard left >= 16 else { return try refuse(parent, parent.children.cutHeader(at: start)) }
       guard let bytes = try read(8, box: parent.header) else { return nil }
-      let large = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-      guard large <= UInt64(Int.max) else {
-        return try refuse(
-          parent, MovieFormatError(box: type, offset: start + 16, message: "\(childType) has a size past 2⁶³")
-        )
-      }
-      size = Int(large)
-      headerSize = 16
-    } else if size == 0 {
-      size = left  // to the end of the enclosing box
+      large = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
-    guard size >= headerSize, size <= left else {
-      return try refuse(
-        parent,
-        MovieFormatError(
-          box: type, offset: start,
-          message: "\(childType) claims \(size) bytes, but \(left) remain in \(type)"))
+    let size: Int
+    let headerSize: Int
+    do throws(MovieFormatError) {
+      (size, headerSize) = try parent.children.extent(
+        declared: declared, large: large, type: childType, at: start, left: left)
+    } catch {
+      return try refuse(parent, error)
     }
-    parent.counts[childType, default: 0] += 1
-    let index = parent.counts[childType]!
-    let name = index == 1 ? childType : "\(childType)[\(index)]"
+    let path = parent.children.path(ofNext: childType)
     guard let content = try read(size - headerSize, box: parent.header) else { return nil }
-    return MovieBox(
-      type: childType, path: "\(type)/\(name)", bytes: content[...], fileOffset: start + headerSize)
+    return MovieBox(type: childType, path: path, bytes: content[...], fileOffset: start + headerSize)
   }
 
   /// Reads past what is left of `box`, noting a cut when the file ends first.
