@@ -41,6 +41,18 @@ struct JSONLinesReaderTests {
     #"{"t":9,"kind":"hinge","angle":90.5,"status":"flat"},"#,
     #"{"t":10,"kind":"frame","stream":"video","pts":1}"# + "\r",
     #"{"t":11,"kind":"mark","label":"then a NUL"}"# + "\u{0}",
+    #"{"t": 12, "kind": "mark", "label": "spaced, then a space"} "#,
+    #"{"t": 13, "kind": "hinge", "angle": 90.5, "status": "flat"},"#,
+    #"{"t": 14, "kind": "frame", "stream": "video", "pts": 1}"# + "\r",
+  ]
+
+  /// Lines spaced as Python's `json.dumps` spaces them, which the spaced template reads where
+  /// they lie.
+  static let spaced = [
+    #"{"t": 1, "kind": "hinge", "angle": 90.5, "status": "partiallyOpen"}"#,
+    #"{"t": 2, "kind": "frame", "stream": "video2", "pts": 3, "camera": "backWide"}"#,
+    #"{"t": 3, "kind": "drop", "stream": "video", "pts": 4, "reason": "frameWasLate"}"#,
+    #"{"t": 4, "kind": "mark", "label": "spaced"}"# + "\r",
   ]
 
   @Test(
@@ -49,8 +61,8 @@ struct JSONLinesReaderTests {
   func parsedInPlace(seed: UInt64) {
     var random = SplitMix64(seed: seed)
     var text = ReadAheadReaderTests.mixedTrace(lines: 200)
-    for line in Self.nearlyCanonical { text += line + "\n" }
-    text += #"{"t":12,"kind":"mark","label":"last, with no newline"}"#
+    for line in Self.spaced + Self.nearlyCanonical { text += line + "\n" }
+    text += #"{"t":15,"kind":"mark","label":"last, with no newline"}"#
     let chunkSize = 1 + Int(random.next() % 300)
     let reader = JSONLinesReader(source: MemorySource(text, chunkSize: chunkSize))
     let observed = ReadAheadReaderTests.observe(reader).items
@@ -64,6 +76,8 @@ struct JSONLinesReaderTests {
     }
     // Not vacuous: the trace has canonical lines, and lines only nearly so are not records.
     #expect(expected.contains { $0.item.hasPrefix("record event(") })
+    let spacedRecords = expected.dropLast(Self.nearlyCanonical.count + 1).suffix(Self.spaced.count)
+    #expect(spacedRecords.allSatisfy { $0.item.hasPrefix("record event(") })
     #expect(expected.suffix(Self.nearlyCanonical.count + 1).filter { $0.item.hasPrefix("bad") }.count >= 4)
   }
 }

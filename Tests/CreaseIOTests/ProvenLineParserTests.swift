@@ -107,20 +107,69 @@ struct ProvenLineParserTests {
       Event(t: 9, .mark(label: "")),
     ]
     for event in events {
-      var line: [UInt8] = []
-      TraceEncoder.encode(.event(event), into: &line)
-      line.removeLast()  // the newline
-      let text = String(decoding: line, as: UTF8.self)
-      let canonical = line.withUnsafeBytes { ProvenLineParser().parseCanonical($0) }
-      let members = line.withUnsafeBytes { ProvenLineParser().parseMembers($0) }
-      #expect(canonical == .event(event), "\(text)")
-      #expect(canonical == members, "\(text)")
-      #expect(FastPathDifferential.disagreement(line) == nil, "\(text)")
+      var compact: [UInt8] = []
+      TraceEncoder.encode(.event(event), into: &compact)
+      compact.removeLast()  // the newline
+      for line in [compact, Self.spacedAsJSONDumps(compact)] {
+        let text = String(decoding: line, as: UTF8.self)
+        let canonical = line.withUnsafeBytes { ProvenLineParser().parseCanonical($0) }
+        let members = line.withUnsafeBytes { ProvenLineParser().parseMembers($0) }
+        #expect(canonical == .event(event), "\(text)")
+        #expect(canonical == members, "\(text)")
+        #expect(FastPathDifferential.disagreement(line) == nil, "\(text)")
+      }
     }
-    // Spaced, reordered or radian lines are the general path's.
-    for line in Self.canonical.suffix(3) {
-      #expect(Array(line.utf8).withUnsafeBytes { ProvenLineParser().parseCanonical($0) } == nil, "\(line)")
+    // Lines spaced otherwise, reordered or in radians are the general path's.
+    let otherwise =
+      Self.canonical.suffix(3) + [
+        #"{"t": 1,"kind": "mark","label": "spaced after colons only"}"#,
+        #"{"t":1, "kind":"mark", "label":"spaced after commas only"}"#,
+        #"{"t": 1, "kind": "frame", "stream": "video", "pts":2}"#,
+        #"{"t": 1, "kind": "hinge", "angle": 90.5,  "status": "flat"}"#,
+        #"{"t":  1, "kind": "mark", "label": "x"}"#,
+        #"{ "t": 1, "kind": "mark", "label": "x"}"#,
+      ]
+    for line in otherwise {
+      let bytes = Array(line.utf8)
+      #expect(bytes.withUnsafeBytes { ProvenLineParser().parseCanonical($0) } == nil, "\(line)")
+      #expect(FastPathDifferential.disagreement(bytes) == nil, "\(line)")
     }
+  }
+
+  /// `line` as Python's `json.dumps` spaces it by default: a space after every `:` and `,`
+  /// outside strings.
+  static func spacedAsJSONDumps(_ line: [UInt8]) -> [UInt8] {
+    var spaced: [UInt8] = []
+    var inString = false
+    var escaped = false
+    for byte in line {
+      spaced.append(byte)
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+      } else if byte == UInt8(ascii: "\"") {
+        inString = true
+      } else if byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",") {
+        spaced.append(0x20)
+      }
+    }
+    return spaced
+  }
+
+  @Test("a spaced line with members of unknown keys after its fields takes the spaced template")
+  func spacedUnknownMembers() {
+    let line = Array(
+      #"{"t": 3, "kind": "frame", "stream": "video2", "pts": 4, "camera": "backWide", "seq": 7}"#.utf8)
+    let record = line.withUnsafeBytes { ProvenLineParser().parseCanonical($0, ignoringUnknownKeys: true) }
+    let frame = Frame(stream: "video2", pts: PresentationTime(nanoseconds: 4), camera: .backWide)
+    #expect(record == .event(Event(t: 3, .frame(frame))))
+    #expect(line.withUnsafeBytes { ProvenLineParser().parseCanonical($0) } == nil, "crease check's parse")
+    #expect(FastPathDifferential.disagreement(line) == nil)
   }
 
   @Test(
@@ -355,9 +404,11 @@ struct ProvenLineParserTests {
     var random = SplitMix64(seed: seed)
     let alphabet =
       Array(#"{}[]:,"\ -+.eE0123456789tkindhgleaframpsucvo"#.utf8) + [0, 9, 10, 13, 0xC3, 0xE9, 0x7F]
+    // Each line as written and spaced as `json.dumps` spaces it, so both templates meet mutants.
+    let lines = Self.canonical.flatMap { [Array($0.utf8), Self.spacedAsJSONDumps(Array($0.utf8))] }
     var taken = 0
     for index in 0..<2000 {
-      var bytes = Array(Self.canonical[index % Self.canonical.count].utf8)
+      var bytes = lines[index % lines.count]
       for _ in 0..<(1 + random.next() % 3) {
         let position = Int(random.next() % UInt64(bytes.count + 1))
         switch random.next() % 3 {

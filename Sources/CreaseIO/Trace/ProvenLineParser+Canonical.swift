@@ -1,16 +1,19 @@
 import Crease
 
 extension ProvenLineParser {
-  /// The record on `line` when it is spelled exactly as ``TraceEncoder`` writes it, or `nil`.
+  /// The record on `line` when it is spelled exactly as a ``CanonicalSpelling`` spells it, or
+  /// `nil`.
   ///
   /// Recorders and `crease convert` write an event with `t` and `kind` first, then the kind's
-  /// fields in a fixed order, with no spaces: nearly every line of a real trace. Such a line is
-  /// matched as its literals and values in turn, with no key lookup and no record of which
-  /// members were seen. Its values go through the general path's own readers and checks, so
-  /// it accepts a subset of what that path accepts, read to the same values; any other spelling
-  /// is left to it. With `ignoringUnknownKeys`, members of keys no kind defines may follow the
-  /// kind's fields (a recorder's own `seq`, say), as ``parseMembers(_:ignoringUnknownKeys:)``
-  /// takes them.
+  /// fields in a fixed order, with no spaces (``CanonicalSpelling/compact``): nearly every line
+  /// of a real trace. A Python tool writing the same members in the same order with
+  /// `json.dumps` puts a space after each `:` and `,` (``CanonicalSpelling/spaced``). Such a
+  /// line is matched as its literals and values in turn, with no key lookup and no record of
+  /// which members were seen. Its values go through the general path's own readers and checks,
+  /// so it accepts a subset of what that path accepts, read to the same values; any other
+  /// spelling is left to it. With `ignoringUnknownKeys`, members of keys no kind defines may
+  /// follow the kind's fields (a recorder's own `seq`, say), as
+  /// ``parseMembers(_:ignoringUnknownKeys:)`` takes them.
   /// - Complexity: O(*n*) in the length of the line.
   func parseCanonical(_ line: UnsafeRawBufferPointer, ignoringUnknownKeys: Bool = false) -> TraceRecord? {
     guard let (record, length) = parseCanonicalPrefix(line, ignoringUnknownKeys: ignoringUnknownKeys),
@@ -24,38 +27,60 @@ extension ProvenLineParser {
   /// bytes), so when a newline follows, it ends the line: a reader may parse a line where it
   /// lies in its buffer before knowing where it ends.
   /// - Complexity: O(*n*) in the length of the line.
-  // Inlined into the reader's loop. Tuning: hot-inline.
+  // The compact template inlined into the reader's loop, the spaced one a call. Tuning: hot-inline.
   @inline(__always)
   func parseCanonicalPrefix(
     _ bytes: UnsafeRawBufferPointer, ignoringUnknownKeys: Bool = false
   ) -> (TraceRecord, length: Int)? {
+    parseCanonicalPrefix(bytes, spelledAs: .compact, ignoringUnknownKeys: ignoringUnknownKeys)
+      ?? parseSpacedCanonicalPrefix(bytes, ignoringUnknownKeys: ignoringUnknownKeys)
+  }
+
+  /// ``parseCanonicalPrefix(_:spelledAs:ignoringUnknownKeys:)`` for
+  /// ``CanonicalSpelling/spaced``: a call of its own, tried only for a line that is not
+  /// compact, so the reader's loop stays small.
+  @inline(never)
+  private func parseSpacedCanonicalPrefix(
+    _ bytes: UnsafeRawBufferPointer, ignoringUnknownKeys: Bool
+  ) -> (TraceRecord, length: Int)? {
+    parseCanonicalPrefix(bytes, spelledAs: .spaced, ignoringUnknownKeys: ignoringUnknownKeys)
+  }
+
+  /// The template for one spelling: inlined where it is asked, so `spelling` is a constant
+  /// and each of its literals is compared in place.
+  /// - Complexity: O(*n*) in the length of the line.
+  // Tuning: hot-inline.
+  @inline(__always)
+  private func parseCanonicalPrefix(
+    _ bytes: UnsafeRawBufferPointer, spelledAs spelling: CanonicalSpelling, ignoringUnknownKeys: Bool
+  ) -> (TraceRecord, length: Int)? {
     var scanner = Scanner(bytes: bytes)
     // A negative `t` is left to the general path, which leaves it to json-c to refuse.
-    guard scanner.take(#"{"t":"#), let time = scanner.naturalNumber(), scanner.take(#","kind":""#)
+    guard scanner.take(spelling.time), let time = scanner.naturalNumber(), scanner.take(spelling.kind)
     else { return nil }
     let payload: Event.Payload
-    if scanner.take(#"hinge","angle":"#) {
-      guard let angle = scanner.number().flatMap(Fields.number), scanner.take(#","status":"#),
+    if scanner.take(spelling.hingeAngle) {
+      guard let angle = scanner.number().flatMap(Fields.number), scanner.take(spelling.status),
         let status = scanner.name(statuses)
       else { return nil }
       payload = .hinge(HingeDelivery(angle: .degrees(angle), status: status))
-    } else if scanner.take(#"frame","stream":"#) {
-      guard let (stream, pts) = scanner.streamAndPTS(recentStrings) else { return nil }
+    } else if scanner.take(spelling.frameStream) {
+      guard let (stream, pts) = scanner.streamAndPTS(recentStrings, spelledAs: spelling) else { return nil }
       var camera: Camera?
-      if scanner.take(#","camera":"#) {
+      if scanner.take(spelling.camera) {
         guard let named = scanner.name(cameras) else { return nil }
         camera = named
       }
       payload = .frame(Frame(stream: stream, pts: pts, camera: camera))
-    } else if scanner.take(#"drop","stream":"#) {
-      guard let (stream, pts) = scanner.streamAndPTS(recentStrings) else { return nil }
+    } else if scanner.take(spelling.dropStream) {
+      guard let (stream, pts) = scanner.streamAndPTS(recentStrings, spelledAs: spelling) else { return nil }
       var reason: DropReason?
-      if scanner.take(#","reason":"#) {
+      if scanner.take(spelling.reason) {
         guard let named = scanner.name(dropReasons) else { return nil }
         reason = named
       }
       payload = .drop(Drop(stream: stream, pts: pts, reason: reason))
-    } else if scanner.take(#"mark","label":"#) {
+    } else if scanner.take(spelling.markLabel) {
       guard let (bytes, isASCII) = scanner.text(), let label = recentStrings.string(bytes, isASCII: isASCII)
       else { return nil }
       payload = .mark(label: label)
@@ -79,8 +104,33 @@ extension ProvenLineParser.Scanner {
     return value
   }
 
-  /// A stream name (a long one made by `recent`), then `,"pts":` and an integer pts.
-  fileprivate mutating func streamAndPTS(_ recent: RecentStrings) -> (StreamName, PresentationTime)? {
+  /// A stream name (a long one made by `recent`), then `,"pts":` as `spelling` spells it and
+  /// an integer pts: a call of its own for each spelling, so that the literal is a constant in
+  /// each (picked at run time, it cost a branch and a call to `memcmp` a frame).
+  @inline(__always)
+  fileprivate mutating func streamAndPTS(
+    _ recent: RecentStrings, spelledAs spelling: ProvenLineParser.CanonicalSpelling
+  ) -> (StreamName, PresentationTime)? {
+    switch spelling {
+    case .compact: compactStreamAndPTS(recent)
+    case .spaced: spacedStreamAndPTS(recent)
+    }
+  }
+
+  @inline(never)
+  private mutating func compactStreamAndPTS(_ recent: RecentStrings) -> (StreamName, PresentationTime)? {
+    streamAndPTS(recent, ptsKey: ProvenLineParser.CanonicalSpelling.compact.pts)
+  }
+
+  @inline(never)
+  private mutating func spacedStreamAndPTS(_ recent: RecentStrings) -> (StreamName, PresentationTime)? {
+    streamAndPTS(recent, ptsKey: ProvenLineParser.CanonicalSpelling.spaced.pts)
+  }
+
+  @inline(__always)
+  private mutating func streamAndPTS(_ recent: RecentStrings, ptsKey: StaticString) -> (
+    StreamName, PresentationTime
+  )? {
     let stream: StreamName
     if take(#""video""#) {
       stream = .video
@@ -92,7 +142,7 @@ extension ProvenLineParser.Scanner {
       }
       stream = named
     }
-    guard take(#","pts":"#), let pts = integer() else { return nil }
+    guard take(ptsKey), let pts = integer() else { return nil }
     return (stream, PresentationTime(nanoseconds: pts))
   }
 }

@@ -28,7 +28,8 @@ import CreaseRecording
 ///   ignores them; `crease check` has json-c list them), and then only with values of these
 ///   forms or `null`.
 ///
-/// A line spelled exactly as `TraceEncoder` writes it is matched first as a fixed template
+/// A line spelled exactly as `TraceEncoder` writes it, or as Python's `json.dumps` spaces the
+/// same members, is matched first as a fixed template
 /// (``parseCanonical(_:ignoringUnknownKeys:)``), any other spelling member by member
 /// (``parseMembers(_:ignoringUnknownKeys:)``). Anything else returns `nil`, and ``TraceParser``
 /// decides with json-c, which stays the reference and writes every error message (SPEC 9).
