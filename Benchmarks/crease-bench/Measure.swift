@@ -57,6 +57,30 @@ enum Measure {
     }
     return best
   }
+
+  /// The wall time of `first` divided by that of `second`, in each of `count` rounds that run
+  /// them back to back (after one untimed run of each), sorted.
+  ///
+  /// For a speed-up, where the two runs want different numbers of cores: on a shared machine
+  /// whose processor speed wanders (the same one-job `batch` took 0.31 to 0.54 s of user time
+  /// from run to run), the best of each is a lucky moment of one against a lucky moment of the
+  /// other, and the one-core run is lucky more often (1.23× where the rounds' median was 1.9×).
+  /// A round's two runs meet nearly the same machine.
+  static func pairedRatios(of count: Int, _ first: () throws -> Void, over second: () throws -> Void) throws
+    -> [Double]
+  {
+    try first()
+    try second()
+    var ratios: [Double] = []
+    for _ in 0..<count {
+      let start = now()
+      try first()
+      let middle = now()
+      try second()
+      ratios.append((middle - start) / (now() - middle))
+    }
+    return ratios.sorted()
+  }
 }
 
 /// Child processes for the peers and for memory measurements.
