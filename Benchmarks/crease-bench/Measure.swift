@@ -38,48 +38,51 @@ enum Measure {
     var processor = Double.infinity
   }
 
-  /// The fastest of `count` runs of each of `bodies`, taken in rounds: each round runs every
-  /// body in order, once untimed and then timed. Interleaved, a stretch of load from another
-  /// process spoils a round of every row rather than every run of one row (a best of five in a
-  /// row was seen at half its usual speed); the untimed run first lets the row find the machine
-  /// as a run in a row would (timed straight after another program, the two-thread replays
-  /// measured about 10% slower). The wall and processor minimums are taken apart.
-  static func best(of count: Int, rounds bodies: [() throws -> Void]) throws -> [Times] {
-    var best = [Times](repeating: Times(), count: bodies.count)
+  /// Each of `bodies`' times in each of `count` rounds: each round runs every body in order,
+  /// once untimed and then timed. Interleaved, a stretch of load from another process spoils a
+  /// round of every row rather than every run of one row (a best of five in a row was seen at
+  /// half its usual speed); the untimed run first lets the row find the machine as a run in a
+  /// row would (timed straight after another program, the two-thread replays measured about
+  /// 10% slower).
+  static func rounds(of count: Int, _ bodies: [() throws -> Void]) throws -> Rounds {
+    var times = [[Times]](repeating: [], count: bodies.count)
     for _ in 0..<count {
       for (index, body) in bodies.enumerated() {
         try body()
         let (start, startProcessor) = (now(), processorSeconds())
         try body()
-        best[index].wall = min(best[index].wall, now() - start)
-        best[index].processor = min(best[index].processor, processorSeconds() - startProcessor)
+        times[index].append(Times(wall: now() - start, processor: processorSeconds() - startProcessor))
       }
     }
-    return best
+    return Rounds(times: times)
   }
 
-  /// The wall time of `first` divided by that of `second`, in each of `count` rounds that run
-  /// them back to back (after one untimed run of each), sorted.
-  ///
-  /// For a speed-up, where the two runs want different numbers of cores: on a shared machine
-  /// whose processor speed wanders (the same one-job `batch` took 0.31 to 0.54 s of user time
-  /// from run to run), the best of each is a lucky moment of one against a lucky moment of the
-  /// other, and the one-core run is lucky more often (1.23× where the rounds' median was 1.9×).
-  /// A round's two runs meet nearly the same machine.
-  static func pairedRatios(of count: Int, _ first: () throws -> Void, over second: () throws -> Void) throws
-    -> [Double]
-  {
-    try first()
-    try second()
-    var ratios: [Double] = []
-    for _ in 0..<count {
-      let start = now()
-      try first()
-      let middle = now()
-      try second()
-      ratios.append((middle - start) / (now() - middle))
+  /// The times of bodies run in rounds, by body and then by round.
+  struct Rounds {
+    var times: [[Times]]
+
+    /// Each body's fastest run, the wall and processor minimums taken apart.
+    var best: [Times] {
+      times.map { runs in Times(wall: runs.map(\.wall).min()!, processor: runs.map(\.processor).min()!) }
     }
-    return ratios.sorted()
+
+    /// How many times faster `body` ran than `reference` in each round, sorted.
+    ///
+    /// A ratio of two bests sets a lucky moment of one against a lucky moment of the other, and
+    /// on a shared machine luck is uneven: the same one-job `batch` took 0.31 to 0.54 s of user
+    /// time from run to run, and the orjson loop 0.70 to 1.33 s while a crease replay stayed
+    /// within 0.25 to 0.30. The best of a run that needs two cores, or of a steady one, then
+    /// meets the other's rare fast run (`batch -j 2` 1.23× `-j 1` best against best, where the
+    /// rounds' median was 1.94×). A round's runs meet nearly the same machine.
+    func speeds(of body: Int, against reference: Int, _ time: KeyPath<Times, Double>) -> [Double] {
+      zip(times[body], times[reference]).map { $1[keyPath: time] / $0[keyPath: time] }.sorted()
+    }
+
+    /// The median of ``speeds(of:against:_:)``.
+    func medianSpeed(of body: Int, against reference: Int, _ time: KeyPath<Times, Double>) -> Double {
+      let speeds = speeds(of: body, against: reference, time)
+      return speeds[speeds.count / 2]
+    }
   }
 }
 
