@@ -17,77 +17,27 @@ extension ProvenLineParser {
     /// against 1,473).
     case spaced
 
-    // Each literal a switch, folded where the spelling is known. Tuning: computed-constant.
+    // Each literal picked by a switch, folded where the spelling is known. Tuning: computed-constant.
 
     /// `{"t":` and what follows the colon.
-    var time: StaticString {
-      switch self {
-      case .compact: #"{"t":"#
-      case .spaced: #"{"t": "#
-      }
-    }
-
+    var time: StaticString { pick(#"{"t":"#, #"{"t": "#) }
     /// From `t`'s value to the opening quote of the kind's name.
-    var kind: StaticString {
-      switch self {
-      case .compact: #","kind":""#
-      case .spaced: #", "kind": ""#
-      }
-    }
+    var kind: StaticString { pick(#","kind":""#, #", "kind": ""#) }
+    var hingeAngle: StaticString { pick(#"hinge","angle":"#, #"hinge", "angle": "#) }
+    var status: StaticString { pick(#","status":"#, #", "status": "#) }
+    var frameStream: StaticString { pick(#"frame","stream":"#, #"frame", "stream": "#) }
+    var dropStream: StaticString { pick(#"drop","stream":"#, #"drop", "stream": "#) }
+    var pts: StaticString { pick(#","pts":"#, #", "pts": "#) }
+    var camera: StaticString { pick(#","camera":"#, #", "camera": "#) }
+    var reason: StaticString { pick(#","reason":"#, #", "reason": "#) }
+    var markLabel: StaticString { pick(#"mark","label":"#, #"mark", "label": "#) }
 
-    var hingeAngle: StaticString {
+    /// `compact` or `spaced`, as this spelling is.
+    @inline(__always)
+    private func pick(_ compact: StaticString, _ spaced: StaticString) -> StaticString {
       switch self {
-      case .compact: #"hinge","angle":"#
-      case .spaced: #"hinge", "angle": "#
-      }
-    }
-
-    var status: StaticString {
-      switch self {
-      case .compact: #","status":"#
-      case .spaced: #", "status": "#
-      }
-    }
-
-    var frameStream: StaticString {
-      switch self {
-      case .compact: #"frame","stream":"#
-      case .spaced: #"frame", "stream": "#
-      }
-    }
-
-    var dropStream: StaticString {
-      switch self {
-      case .compact: #"drop","stream":"#
-      case .spaced: #"drop", "stream": "#
-      }
-    }
-
-    var pts: StaticString {
-      switch self {
-      case .compact: #","pts":"#
-      case .spaced: #", "pts": "#
-      }
-    }
-
-    var camera: StaticString {
-      switch self {
-      case .compact: #","camera":"#
-      case .spaced: #", "camera": "#
-      }
-    }
-
-    var reason: StaticString {
-      switch self {
-      case .compact: #","reason":"#
-      case .spaced: #", "reason": "#
-      }
-    }
-
-    var markLabel: StaticString {
-      switch self {
-      case .compact: #"mark","label":"#
-      case .spaced: #"mark", "label": "#
+      case .compact: compact
+      case .spaced: spaced
       }
     }
   }
