@@ -31,11 +31,11 @@ enum Measure {
     return seconds(RUSAGE_SELF.rawValue) + seconds(RUSAGE_CHILDREN.rawValue)
   }
 
-  /// A run's best times: on the wall clock, and in processor time (SPEC 9 compares the orjson
-  /// loop in processor time, which a second thread does not lower).
+  /// A run's times: on the wall clock, and in processor time (SPEC 9 compares the orjson loop
+  /// in processor time, which a second thread does not lower).
   struct Times {
-    var wall = Double.infinity
-    var processor = Double.infinity
+    var wall: Double
+    var processor: Double
   }
 
   /// Each of `bodies`' times in each of `count` rounds: each round runs every body in order,
@@ -80,9 +80,11 @@ enum Measure {
 
     /// The median of ``speeds(of:against:_:)``.
     func medianSpeed(of body: Int, against reference: Int, _ time: KeyPath<Times, Double>) -> Double {
-      let speeds = speeds(of: body, against: reference, time)
-      return speeds[speeds.count / 2]
+      Self.median(speeds(of: body, against: reference, time))
     }
+
+    /// The middle of `sorted`, which is not empty.
+    static func median(_ sorted: [Double]) -> Double { sorted[sorted.count / 2] }
   }
 }
 

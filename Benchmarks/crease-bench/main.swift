@@ -269,7 +269,7 @@ if access(crease, X_OK) == 0 {
   // the rounds' median was 1.94× (Measure.Rounds.speeds).
   let ratios = try Measure.rounds(of: 9, [batch(1), batch(2)]).speeds(of: 1, against: 0, \.wall)
   print("\ncrease batch on 16 traces of 30 minutes (SPEC 9: -j 2 at least 1.8× -j 1):")
-  let median = BenchRow.format(ratios[ratios.count / 2], 2)
+  let median = BenchRow.format(Measure.Rounds.median(ratios), 2)
   let (lowest, highest) = (BenchRow.format(ratios[0], 2), BenchRow.format(ratios[ratios.count - 1], 2))
   print(
     "  -j 2 against -j 1, the median of \(ratios.count) paired rounds: \(median)× as fast on "
