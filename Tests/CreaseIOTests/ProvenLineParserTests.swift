@@ -373,7 +373,8 @@ struct ProvenLineParserTests {
   func digitRuns() {
     var random = SplitMix64(seed: 8)
     // Digits are read eight at a time while eight bytes remain: runs of 1 to 21 digits, ended
-    // by each kind of byte (ones that carry when 6 is added among them), near and far from the end.
+    // by each kind of byte (ones that carry when 6 is added among them), near and far from the
+    // end; by the template, and member by member, where a natural number is tried first.
     let enders: [String] = [
       "", "}", " }", ",\"camera\":\"innerFront\"}", "x}", ":}", "/}", "\u{FF}}", "\u{7F}}",
     ]
@@ -388,6 +389,8 @@ struct ProvenLineParserTests {
             #"{"t":\#(digits),"kind":"frame","pts":\#(digits)\#(ender)"#,
             #"{"t":1,"kind":"hinge","angle":\#(digits).\#(digits)\#(ender.isEmpty ? "" : #","status":"closed"}"#)"#,
             #"{"t":1,"kind":"frame","stream":"video","pts":-\#(digits)\#(ender)"#,
+            // Member by member, an integer where a decimal is wanted and `t` last.
+            #"{"kind":"hinge","status":"closed","angle":\#(digits),"t":\#(digits)\#(ender)"#,
           ] {
             let bytes = Array(line.utf8)
             if FastPathDifferential.fast(bytes) != nil { taken += 1 }

@@ -91,12 +91,14 @@ struct ProvenLineParser {
   func parseMembers(_ line: UnsafeRawBufferPointer, ignoringUnknownKeys: Bool = false) -> TraceRecord? {
     var scanner = Scanner(bytes: line)
     var fields = Fields()
+    // Taken once a line: a static table is reached through its one-time initializer's check.
+    let keyWords = KeyWords.shared
     scanner.skipSpaces()
     guard scanner.take(UInt8(ascii: "{")) else { return nil }
     repeat {
       scanner.skipSpaces()
       let keyStart = scanner.offset
-      if let key = scanner.key() {
+      if let key = scanner.key(keyWords) {
         scanner.skipSpaces()
         guard scanner.take(UInt8(ascii: ":")) else { return nil }
         scanner.skipSpaces()
@@ -374,67 +376,6 @@ struct ProvenLineParser {
       return true
     }
 
-    /// A quoted member name this parser knows.
-    ///
-    /// A known name and its closing quote are matched as one little-endian word read past the
-    /// opening quote (`angleRad`, a byte longer, with one more byte); near the end of a line,
-    /// or for anything else, byte by byte.
-    mutating func key() -> Key? {
-      guard offset &+ 10 <= bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return keyByBytes() }
-      let word = bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt64.self)
-      let candidates = Self.keyWordsByFirstByte[Int(UInt8(truncatingIfNeeded: word))]
-      for index in candidates {
-        let known = Self.keyWords[index]
-        if word & known.mask == known.pattern {
-          offset &+= 1 &+ known.length
-          return known.key
-        }
-      }
-      // The one key of eight bytes: its closing quote is the ninth.
-      if word == Self.angleRad, bytes[offset &+ 9] == UInt8(ascii: "\"") {
-        offset &+= 10
-        return .angleRad
-      }
-      // Longer keys (`fullScreen`, `previewVisible`), of context events, by their bytes.
-      return keyByBytes()
-    }
-
-    /// A known key with its closing quote as a little-endian word, and the mask of its bytes.
-    private struct KeyWord {
-      let key: Key
-      let pattern: UInt64
-      let mask: UInt64
-      /// The bytes the name and its quote take.
-      let length: Int
-
-      init(_ key: Key) {
-        self.key = key
-        let name = Array(key.rawValue.utf8)
-        precondition(name.count < 8, "a key and its quote fit a word")
-        length = name.count + 1
-        self.pattern = Self.word(name + [UInt8(ascii: "\"")])
-        mask = length == 8 ? .max : (1 << (8 * length)) - 1
-      }
-
-      /// `bytes` (eight at most) as a little-endian word.
-      static func word(_ bytes: [UInt8]) -> UInt64 {
-        bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
-      }
-    }
-
-    /// The fast path's keys of seven bytes or fewer, grouped by first letter.
-    private static let keyWords = ProvenLineParser.keys.filter { $0.rawValue.utf8.count < 8 }
-      .sorted { $0.rawValue.utf8.first! < $1.rawValue.utf8.first! }.map(KeyWord.init)
-
-    /// For each first byte, the range of ``keyWords`` that start with it (empty for the rest).
-    private static let keyWordsByFirstByte: [Range<Int>] = (0..<256).map { byte in
-      let matching = keyWords.indices.filter { keyWords[$0].key.rawValue.utf8.first == UInt8(byte) }
-      return (matching.first ?? 0)..<((matching.last ?? -1) + 1)
-    }
-
-    /// `angleRad` as a word, the one key of eight bytes.
-    private static let angleRad = KeyWord.word(Array(TraceKey.angleRad.rawValue.utf8))
-
     /// Every key the fast path takes, spelled one after another, and where each one's bytes
     /// are: plain ranges to walk, where an array of each key's bytes was retained and released
     /// at every step (an unknown key's member cost 860 instructions).
@@ -459,9 +400,9 @@ struct ProvenLineParser {
       }
     }
 
-    /// ``key()`` for the last bytes of a line and the longer keys: the name as a plain string,
+    /// ``key(_:)`` for the last bytes of a line and the longer keys: the name as a plain string,
     /// then its bytes.
-    private mutating func keyByBytes() -> Key? {
+    mutating func keyByBytes() -> Key? {
       plainString().flatMap(Self.key(named:))
     }
 
@@ -474,7 +415,13 @@ struct ProvenLineParser {
       case UInt8(ascii: "t"): return take("true") ? .bool(true) : nil
       case UInt8(ascii: "f"): return take("false") ? .bool(false) : nil
       case UInt8(ascii: "n"): return take("null") ? .null : nil
-      default: return number()
+      default:
+        // A natural number first (`t`, `pts`), which ``number()`` reads to the same value with
+        // about 100 instructions more; anything else read again by it.
+        let start = offset
+        if let natural = naturalNumber() { return .integer(natural) }
+        offset = start
+        return number()
       }
     }
 
