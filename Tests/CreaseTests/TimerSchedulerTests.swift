@@ -93,6 +93,51 @@ struct TimerSchedulerTests {
     #expect(scheduler.nextDue?.rawValue == naive.timers.map(\.due).min(), "policy .fire: all stay")
   }
 
+  @Test(
+    "a copy keeps its timers while the original re-arms, cancels and fires them, then goes on alone",
+    arguments: 0..<6)
+  func copiesAreIndependent(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    var scheduler = TimerScheduler<NumberedTag>()
+    var naive = NaiveTimers()
+    var now: Int64 = 0
+    /// One random schedule, cancel or firing on `scheduler`, checked against `naive`.
+    func step(_ scheduler: inout TimerScheduler<NumberedTag>, _ naive: inout NaiveTimers, _ label: String) {
+      let number = Int(random.next() % 40)
+      switch random.next() % 4 {
+      case 0, 1:
+        let due = now + Int64(random.next() % 100)
+        scheduler.schedule(NumberedTag(denseNumber: number), at: Nanoseconds(due))
+        naive.schedule(number, due)
+      case 2:
+        scheduler.cancel(NumberedTag(denseNumber: number))
+        naive.cancel(number)
+      default:
+        now += Int64(random.next() % 8)
+        while let expected = naive.popFirst(dueAtOrBefore: now) {
+          let fired = scheduler.popFirst(dueAtOrBefore: Nanoseconds(now))
+          #expect(
+            fired.map { [$0.tag.denseNumber, Int($0.due.rawValue)] } == [expected.tag, Int(expected.due)],
+            "seed \(seed), \(label)")
+        }
+        #expect(scheduler.popFirst(dueAtOrBefore: Nanoseconds(now)) == nil, "seed \(seed), \(label)")
+      }
+      #expect(scheduler.nextDue?.rawValue == naive.timers.map(\.due).min(), "seed \(seed), \(label)")
+    }
+    for _ in 0..<300 { step(&scheduler, &naive, "before the copy") }
+    var (copy, copyNaive) = (scheduler, naive)
+    let nowAtCopy = now
+    let pendingAtCopy = copy.pending.map(\.tag.denseNumber)
+    for _ in 0..<300 { step(&scheduler, &naive, "the original after the copy") }
+    #expect(copy.pending.map(\.tag.denseNumber) == pendingAtCopy, "seed \(seed)")
+    now = nowAtCopy
+    for _ in 0..<300 { step(&copy, &copyNaive, "the copy") }
+    #expect(
+      copy.pending.map(\.tag.denseNumber)
+        == copyNaive.timers.sorted { ($0.due, $0.sequence) < ($1.due, $1.sequence) }.map(\.tag),
+      "seed \(seed)")
+  }
+
   /// Runs phases of mostly scheduling and mostly firing against the reference, checking every
   /// timer fired, the next due time after every step and the pending ones at the end.
   func exercise<Tag: Hashable & Sendable>(seed: UInt64, tagSpace: Int, tag: (Int) -> Tag, value: (Tag) -> Int)

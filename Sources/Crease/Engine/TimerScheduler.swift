@@ -34,33 +34,17 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     var sequence: UInt64
   }
 
-  /// What the heap orders, and where the rest of the timer is.
-  private struct Entry {
-    var due: Nanoseconds
-    var sequence: UInt64
-    var slot: Int
+  private typealias Entry = TimerHeap.Entry
 
-    // Spelled out: a tuple's `<` went through generic comparisons (callgrind: about a third of
-    // a sift's level).
-    @inline(__always)
-    func firesBefore(_ other: Entry) -> Bool {
-      due.rawValue < other.due.rawValue || (due.rawValue == other.due.rawValue && sequence < other.sequence)
-    }
-  }
-
-  /// A timer's tag and policy, and where its entry is: its place in the heap, `inLane`, or
-  /// -1 when it is not pending; in the lane, its entry is the one set with `sequence`.
+  /// A timer's tag and policy; in the lane, its entry is the one set with `sequence`. Where its
+  /// entry is, the heap keeps (``TimerHeap/place(ofSlot:)``).
   private struct Slot {
     var tag: Tag?
     var endOfStream: EndOfStream = .fire
-    var place = -1
     var sequence: UInt64 = 0
   }
 
-  /// A `Slot.place` for an entry in the lane.
-  private static var inLane: Int { -2 }
-
-  private var heap: [Entry] = []
+  private var heap = TimerHeap()
   /// Entries in firing order, each set due no earlier than the one before it: a stall timer
   /// re-armed as its stream delivers, when streams deliver in turn, is due after every other,
   /// and goes to the back of the lane, not to a heap's leaf past log *n* levels. An entry whose timer was re-armed or cancelled since stays where it is,
@@ -95,19 +79,16 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   ) {
     let entry = Entry(due: due, sequence: nextSequence, slot: slot)
     nextSequence &+= 1
-    let place = slots[slot].place
+    let place = heap.place(ofSlot: slot)
     // The lane opens once the heap is deep: with a few timers, sifting costs less than keeping
     // a lane (callgrind, one stream: about 180 instructions a frame more through the lane).
-    let laneIsOpen = !lane.isEmpty || heap.count > Self.sortedInBuffersAbove
+    let laneIsOpen = !lane.isEmpty || heap.count > Self.laneOpensAbove
     let joinsLane = laneIsOpen && (lane.last.map { $0.due <= due } ?? true)
     if place >= 0 && !joinsLane {
       // Written only when it changes (it seldom does): a store checks the slots for sharing.
       if slots[slot].endOfStream != endOfStream { slots[slot].endOfStream = endOfStream }
-      heap[place] = entry
-      // A re-armed timer is set last, so it can only sort later unless it is due earlier. Alone
-      // in the heap, it is in place already.
-      if heap.count > 1 { Self.restore(at: place, heap: &heap, slots: &slots) }
-    } else if place == Self.inLane && joinsLane {
+      heap.replace(at: place, with: entry)
+    } else if place == TimerHeap.inLane && joinsLane {
       // The usual re-arm with many streams: the old entry goes stale, the new one to the back.
       if slots[slot].endOfStream != endOfStream { slots[slot].endOfStream = endOfStream }
       slots[slot].sequence = entry.sequence
@@ -122,20 +103,18 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
       lane.append(entry)
     } else {
       if place >= 0 {
-        removeFromHeap(at: place)
-      } else if place == Self.inLane {
-        slots[slot].place = -1
+        heap.remove(at: place)
+      } else if place == TimerHeap.inLane {
+        heap.setPlace(TimerHeap.notPending, ofSlot: slot)
         staleInLane &+= 1
         dropStaleLaneEntries()
       }
-      slots[slot] = Slot(
-        tag: tag, endOfStream: endOfStream, place: joinsLane ? Self.inLane : heap.count,
-        sequence: entry.sequence)
+      slots[slot] = Slot(tag: tag, endOfStream: endOfStream, sequence: entry.sequence)
       if joinsLane {
+        heap.setPlace(TimerHeap.inLane, ofSlot: slot)
         lane.append(entry)
       } else {
-        heap.append(entry)
-        Self.restore(at: heap.count &- 1, heap: &heap, slots: &slots)
+        heap.insert(entry)
       }
     }
     updateNextDue()
@@ -151,7 +130,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// ``cancel(_:)`` of the tag whose slot this is, if any.
   @inline(__always)
   private mutating func cancel(slot: Int?) {
-    guard let slot, slot < slots.count, slots[slot].place != -1 else { return }
+    guard let slot, slot < slots.count, heap.place(ofSlot: slot) != TimerHeap.notPending else { return }
     remove(slot: slot)
     updateNextDue()
     checkInvariants()
@@ -165,14 +144,19 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
 
   /// The entries of the pending timers, the heap's and the lane's live ones.
   private var pendingEntries: [Entry] {
-    heap + lane.elements.filter { Self.isLive($0, in: slots) }
+    heap.entries + lane.elements.filter { Self.isLive($0, in: slots, heap) }
   }
 
   /// Removes and returns the first timer to fire if it is due at or before `limit`.
   /// - Complexity: O(log *n*), where *n* is the number of pending timers.
   mutating func popFirst(dueAtOrBefore limit: Nanoseconds) -> Timer? {
     guard let due = nextDue, due <= limit else { return nil }
-    let first = lane.first.flatMap { heap.isEmpty || $0.firesBefore(heap[0]) ? $0 : nil } ?? heap[0]
+    let first: Entry
+    if let laneFirst = lane.first, heap.first.map({ laneFirst.firesBefore($0) }) ?? true {
+      first = laneFirst
+    } else {
+      first = heap[0]
+    }
     let timer = timer(of: first)
     remove(slot: first.slot)
     updateNextDue()
@@ -188,8 +172,8 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   }
 
   /// Whether `entry`, in the lane, is its timer's pending entry, not one left stale.
-  private static func isLive(_ entry: Entry, in slots: [Slot]) -> Bool {
-    slots[entry.slot].place == Self.inLane && slots[entry.slot].sequence == entry.sequence
+  private static func isLive(_ entry: Entry, in slots: [Slot], _ heap: TimerHeap) -> Bool {
+    heap.place(ofSlot: entry.slot) == TimerHeap.inLane && slots[entry.slot].sequence == entry.sequence
   }
 
   @inline(__always)
@@ -203,13 +187,13 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// lane when most of it is stale: each entry is stepped over once, and the lane holds at
   /// most twice its live entries (and 64 more).
   private mutating func dropStaleLaneEntries() {
-    while let first = lane.first, !Self.isLive(first, in: slots) {
+    while let first = lane.first, !Self.isLive(first, in: slots, heap) {
       lane.removeFirst()
       staleInLane &-= 1
     }
     if lane.count > 64 && staleInLane &* 2 > lane.count {
-      let slots = slots
-      lane.removeAll { !Self.isLive($0, in: slots) }
+      let (slots, heap) = (slots, heap)
+      lane.removeAll { !Self.isLive($0, in: slots, heap) }
       staleInLane = 0
     }
   }
@@ -227,7 +211,10 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     if let number = Self.number(of: tag) { return slot(numbered: number) }
     if let slot = slotsByTag[tag] { return slot }
     let slot = freeSlots.popLast() ?? slots.count
-    if slot == slots.count { slots.append(Slot()) }
+    if slot == slots.count {
+      slots.append(Slot())
+      heap.addSlots(upTo: slots.count)
+    }
     slotsByTag[tag] = slot
     return slot
   }
@@ -237,6 +224,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   private mutating func slot(numbered number: Int) -> Int {
     if number >= slots.count {
       slots.append(contentsOf: repeatElement(Slot(), count: number &+ 1 &- slots.count))
+      heap.addSlots(upTo: slots.count)
     }
     return number
   }
@@ -250,8 +238,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
 
   /// Removes the pending timer of `slot`, from the heap or from the lane.
   private mutating func remove(slot: Int) {
-    let place = slots[slot].place
-    slots[slot].place = -1
+    let place = heap.place(ofSlot: slot)
     // Tags of one type either all number themselves or are all in the dictionary.
     if !slotsByTag.isEmpty {
       slotsByTag[slots[slot].tag!] = nil
@@ -259,98 +246,16 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     }
     slots[slot].tag = nil
     if place >= 0 {
-      removeFromHeap(at: place)
+      heap.remove(at: place)
     } else {
+      heap.setPlace(TimerHeap.notPending, ofSlot: slot)
       staleInLane &+= 1
       dropStaleLaneEntries()
     }
   }
 
-  /// Takes the entry at `index` out of the heap.
-  private mutating func removeFromHeap(at index: Int) {
-    let last = heap.removeLast()
-    guard index < heap.count else { return }
-    heap[index] = last
-    slots[last.slot].place = index
-    Self.restore(at: index, heap: &heap, slots: &slots)
-  }
-
-  // The sifts are static and take the heap and the slots apart: as methods on `self`, every
-  // store checked its array for sharing, and the tag's number was asked through a cast at
-  // every level (callgrind, 1,000 streams of frames: 672 instructions a frame in the sift,
-  // where 10 levels are walked). A large heap is sifted in its arrays' buffers, where a store
-  // checks nothing; a small one, most traces' handful, in the arrays themselves, where its one
-  // or two levels cost less than taking two buffers (day trace: 17 instructions an event). They
-  // carry the moving entry in hand and shift the others into its hole, placing it once at the
-  // end: one entry and one place written a level.
-  //
-  // Safe because every index read or written is below the heap's count (`index` starts there
-  // and only moves to a parent or to a child checked against the count), and every entry's slot
-  // is below the slots' count (a slot exists before its entry is made; checked in debug).
-
-  /// How many pending timers a heap holds before it is sifted in its buffers.
-  private static var sortedInBuffersAbove: Int { 64 }
-
-  /// Moves the entry at `index` up or down to its place.
-  private static func restore(at index: Int, heap: inout [Entry], slots: inout [Slot]) {
-    if index > 0 && heap[index].firesBefore(heap[(index &- 1) / 2]) {
-      siftUp(index, heap: &heap, slots: &slots)
-    } else if 2 &* index &+ 1 < heap.count {
-      siftDown(index, heap: &heap, slots: &slots)
-    }
-  }
-
-  private static func siftUp(_ start: Int, heap: inout [Entry], slots: inout [Slot]) {
-    guard heap.count > sortedInBuffersAbove else { return siftUp(start, in: &heap, slots: &slots) }
-    heap.withUnsafeMutableBufferPointer { heap in
-      slots.withUnsafeMutableBufferPointer { slots in siftUp(start, in: &heap, slots: &slots) }
-    }
-  }
-
-  private static func siftDown(_ start: Int, heap: inout [Entry], slots: inout [Slot]) {
-    guard heap.count > sortedInBuffersAbove else { return siftDown(start, in: &heap, slots: &slots) }
-    heap.withUnsafeMutableBufferPointer { heap in
-      slots.withUnsafeMutableBufferPointer { slots in siftDown(start, in: &heap, slots: &slots) }
-    }
-  }
-
-  @inline(__always)
-  private static func siftUp<Heap: MutableCollection<Entry>, Slots: MutableCollection<Slot>>(
-    _ start: Int, in heap: inout Heap, slots: inout Slots
-  ) where Heap.Index == Int, Slots.Index == Int {
-    let moving = heap[start]
-    var index = start
-    while index > 0 {
-      let parent = (index &- 1) / 2
-      guard moving.firesBefore(heap[parent]) else { break }
-      heap[index] = heap[parent]
-      slots[heap[index].slot].place = index
-      index = parent
-    }
-    heap[index] = moving
-    slots[moving.slot].place = index
-  }
-
-  @inline(__always)
-  private static func siftDown<Heap: MutableCollection<Entry>, Slots: MutableCollection<Slot>>(
-    _ start: Int, in heap: inout Heap, slots: inout Slots
-  ) where Heap.Index == Int, Slots.Index == Int {
-    let count = heap.count
-    let moving = heap[start]
-    var index = start
-    while true {
-      let left = 2 &* index &+ 1
-      guard left < count else { break }
-      var first = left
-      if left &+ 1 < count && heap[left &+ 1].firesBefore(heap[left]) { first = left &+ 1 }
-      guard heap[first].firesBefore(moving) else { break }
-      heap[index] = heap[first]
-      slots[heap[index].slot].place = index
-      index = first
-    }
-    heap[index] = moving
-    slots[moving.slot].place = index
-  }
+  /// How many timers the heap holds before a timer due after every other joins the lane.
+  private static var laneOpensAbove: Int { 64 }
 
   /// Debug builds check the heap and the lane whole while they are small (tests), so the check
   /// stays cheap on a hostile trace's hundred thousand timers.
@@ -358,16 +263,17 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     #if DEBUG
       assert(slotsByTag.count + freeSlots.count <= slots.count, "a slot per indexed tag or free")
       assert(
-        lane.first.map { Self.isLive($0, in: slots) } ?? true, "the lane's first entry is live")
+        lane.first.map { Self.isLive($0, in: slots, heap) } ?? true, "the lane's first entry is live")
       guard heap.count <= 64 && lane.count <= 64 else { return }
       let inLane = lane.elements
-      assert(staleInLane == inLane.count { !Self.isLive($0, in: slots) }, "stale entries counted")
+      assert(staleInLane == inLane.count { !Self.isLive($0, in: slots, heap) }, "stale entries counted")
       assert(zip(inLane, inLane.dropFirst()).allSatisfy { !$1.firesBefore($0) }, "the lane in order")
       assert(
-        inLane.allSatisfy { !Self.isLive($0, in: slots) || slots[$0.slot].tag != nil },
+        inLane.allSatisfy { !Self.isLive($0, in: slots, heap) || slots[$0.slot].tag != nil },
         "live lane entries' tags")
-      for (index, entry) in heap.enumerated() {
-        assert(entry.slot < slots.count && slots[entry.slot].place == index, "place of entry \(index)")
+      assert(heap.slotCount == slots.count, "a place for every slot")
+      for (index, entry) in heap.entries.enumerated() {
+        assert(entry.slot < slots.count && heap.place(ofSlot: entry.slot) == index, "place of entry \(index)")
         assert(slots[entry.slot].tag != nil, "the tag of entry \(index)")
         if index > 0 { assert(!entry.firesBefore(heap[(index - 1) / 2]), "heap order at \(index)") }
       }
