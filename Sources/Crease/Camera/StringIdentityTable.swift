@@ -18,9 +18,14 @@ struct StringIdentityTable {
     var high: UInt64
   }
 
-  private var keys: [Key]
-  /// Each slot's number plus one, or 0 for an empty slot.
-  private var numbers: [Int]
+  /// A slot: a key and its number plus one, or 0 for an empty slot; read together, as one
+  /// array, so a probe checks one index (two arrays: two checks and two loads of a buffer).
+  private struct Slot {
+    var key: Key
+    var numberPlusOne: Int
+  }
+
+  private var slots: [Slot]
   /// The strings keyed by, held so that their storage outlives their keys.
   private var strings: [String]
   /// The slot found last, and its key: most traces have one stream, and two compares cost less
@@ -35,10 +40,11 @@ struct StringIdentityTable {
 
   /// An empty table.
   init() {
-    keys = Array(repeating: Key(low: 0, high: 0), count: 16)
-    numbers = Array(repeating: 0, count: 16)
+    slots = Array(repeating: Self.emptySlot, count: 16)
     strings = Array(repeating: "", count: 16)
   }
+
+  private static var emptySlot: Slot { Slot(key: Key(low: 0, high: 0), numberPlusOne: 0) }
 
   /// The number added with a string whose bits are `string`'s, if any, remembered for the
   /// next lookup.
@@ -61,12 +67,12 @@ struct StringIdentityTable {
 
   @inline(__always)
   private func number(of key: Key) -> Int? {
-    let mask = keys.count &- 1
+    let mask = slots.count &- 1
     var slot = Self.slot(of: key) & mask
     for _ in 0..<Self.probes {
-      let number = numbers[slot]
-      if number == 0 { return nil }
-      if keys[slot] == key { return number &- 1 }
+      let held = slots[slot]
+      if held.numberPlusOne == 0 { return nil }
+      if held.key == key { return held.numberPlusOne &- 1 }
       slot = (slot &+ 1) & mask
     }
     return nil
@@ -77,19 +83,18 @@ struct StringIdentityTable {
   /// - Complexity: O(1) amortized.
   mutating func add(_ string: String, number: Int) {
     guard Self.key(of: string) != nil, self[string] == nil else { return }
-    if (count &+ 1) &* 2 > keys.count { grow() }
+    if (count &+ 1) &* 2 > slots.count { grow() }
     if place(string, number: number) { count &+= 1 }
   }
 
   /// Puts `string` in the first empty slot of its probes; whether there was one.
   private mutating func place(_ string: String, number: Int) -> Bool {
     guard let key = Self.key(of: string) else { return false }
-    let mask = keys.count &- 1
+    let mask = slots.count &- 1
     var slot = Self.slot(of: key) & mask
     for _ in 0..<Self.probes {
-      if numbers[slot] == 0 {
-        keys[slot] = key
-        numbers[slot] = number &+ 1
+      if slots[slot].numberPlusOne == 0 {
+        slots[slot] = Slot(key: key, numberPlusOne: number &+ 1)
         strings[slot] = string
         return true
       }
@@ -100,10 +105,11 @@ struct StringIdentityTable {
 
   /// Doubles the slots and places every string again.
   private mutating func grow() {
-    let held = numbers.indices.filter { numbers[$0] != 0 }.map { (strings[$0], numbers[$0] &- 1) }
-    let size = keys.count &* 2
-    keys = Array(repeating: Key(low: 0, high: 0), count: size)
-    numbers = Array(repeating: 0, count: size)
+    let held = slots.indices.filter { slots[$0].numberPlusOne != 0 }.map {
+      (strings[$0], slots[$0].numberPlusOne &- 1)
+    }
+    let size = slots.count &* 2
+    slots = Array(repeating: Self.emptySlot, count: size)
     strings = Array(repeating: "", count: size)
     count = 0
     recent = nil
@@ -117,15 +123,13 @@ struct StringIdentityTable {
     return withUnsafeBytes(of: string) { $0.loadUnaligned(as: Key.self) }
   }
 
-  /// The key's slot before masking: the high word multiplied into the low, then mixed as
-  /// MurmurHash3's finalizer mixes, so the low bits a mask keeps depend on every byte of both
-  /// (a short name's bytes are in the low word, its length in the high one).
+  /// The key's slot before masking: the high word multiplied into the low, and that multiplied
+  /// at full width, its two halves folded together, so the low bits a mask keeps depend on
+  /// every byte of both (a short name's bytes are in the low word, its length in the high one).
   @inline(__always)
   private static func slot(of key: Key) -> Int {
-    var mixed = key.low ^ (key.high &* 0x9E37_79B9_7F4A_7C15)
-    mixed ^= mixed >> 33
-    mixed &*= 0xFF51_AFD7_ED55_8CCD
-    mixed ^= mixed >> 33
-    return Int(truncatingIfNeeded: mixed)
+    let mixed = key.low ^ (key.high &* 0x9E37_79B9_7F4A_7C15)
+    let product = mixed.multipliedFullWidth(by: 0xFF51_AFD7_ED55_8CCD)
+    return Int(truncatingIfNeeded: product.high ^ product.low)
   }
 }
