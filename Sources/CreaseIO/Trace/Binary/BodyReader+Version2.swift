@@ -173,7 +173,8 @@ extension BodyReader {
   }
 
   /// The name of a record whose number `number` is not in the table: spelled out (number 0)
-  /// and added to it, or refused. A call: a trace spells a name out once.
+  /// and added to it, or refused. A call: a trace spells out once each name the table admits,
+  /// and names past its budget are rare.
   private mutating func version2NameNotInTable(
     _ number: UInt64, _ table: inout BinaryNameTable
   ) throws(Failure) -> String {
