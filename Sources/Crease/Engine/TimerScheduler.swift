@@ -1,8 +1,8 @@
 /// The pending timers of a processor, in trace time.
 ///
 /// A binary heap ordered by (due time, setting order), of small plain entries: a due time, a
-/// setting number and the number of the slot that holds the timer's tag, its end-of-stream
-/// policy and where its entry is. Scheduling, re-arming, cancelling and firing are O(log *n*)
+/// setting number and the number of the slot that holds the timer's tag and its end-of-stream
+/// policy (``TimerHeap``, which also keeps where each slot's entry is). Scheduling, re-arming, cancelling and firing are O(log *n*)
 /// however many timers a trace sets (a stall timer per stream: a hostile trace may have a
 /// hundred thousand streams); a level of the heap is a compare and two stores. Once the heap
 /// holds more than 64 timers, a timer set due after every other, as a stall timer is when
