@@ -2,17 +2,17 @@
 ///
 /// A binary heap ordered by (due time, setting order), of small plain entries: a due time, a
 /// setting number and the number of the slot that holds the timer's tag and its end-of-stream
-/// policy (``TimerHeap``, which also keeps where each slot's entry is). Scheduling, re-arming, cancelling and firing are O(log *n*)
-/// however many timers a trace sets (a stall timer per stream: a hostile trace may have a
-/// hundred thousand streams); a level of the heap is a compare and two stores. Once the heap
-/// holds more than 64 timers, a timer set due after every other, as a stall timer is when
-/// streams deliver in turn, joins the back of a lane instead (a ``RingQueue``), in O(1)
+/// policy (`TimerHeap`, which also keeps where each slot's entry is). Scheduling, re-arming,
+/// cancelling and firing are O(log *n*) however many timers a trace sets (a stall timer per stream:
+/// a hostile trace may have a hundred thousand streams); a level of the heap is a compare and two
+/// stores. Once the heap holds more than 64 timers, a timer set due after every other, as a stall
+/// timer is when streams deliver in turn, joins the back of a lane instead (a `RingQueue`), in O(1)
 /// amortized: the firing order is the same, and no timer sinks past log *n* levels. A tag that
-/// numbers itself (``DenselyNumberedTimerTag``, as the pipeline's do) is its own slot: no
-/// hashing. Any other tag is given a free slot, found again through a dictionary. Nothing is allocated once the heap,
-/// the lane and the slots have grown to their working size. Scheduling a tag that is already
-/// pending re-arms it. Heap indices and the setting count use wrapping arithmetic, unchecked: an
-/// index stays below the heap's count, and 2^64 settings do not happen.
+/// numbers itself (``DenselyNumberedTimerTag``, as the pipeline's do) is its own slot: no hashing.
+/// Any other tag is given a free slot, found again through a dictionary. Nothing is allocated once
+/// the heap, the lane and the slots have grown to their working size. Scheduling a tag that is
+/// already pending re-arms it. Heap indices and the setting count use wrapping arithmetic,
+/// unchecked: an index stays below the heap's count, and 2^64 settings do not happen.
 public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// What happens to a timer still pending when the input ends without an `end` event.
   public enum EndOfStream: Sendable {
