@@ -402,7 +402,7 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
 
   /// Processes one event after the timers due before it.
   private mutating func process(_ event: consuming Event) {
-    fireTimers(dueAtOrBefore: event.t - Nanoseconds(1))
+    fireTimers(dueBefore: event.t)
     context.now = Swift.max(context.now, event.t)
     processor.process(consume event, context: &context)
   }
@@ -450,9 +450,17 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   /// worked out: asking it again cost a second pass over the sources. Tuning: hot-inline.
   @inline(__always)
   private mutating func fireTimers(before watermark: Nanoseconds) {
-    let limit = watermark - Nanoseconds(1)
-    guard limit >= context.now else { return }
-    fireTimers(dueAtOrBefore: limit)
+    guard watermark > context.now else { return }
+    fireTimers(dueBefore: watermark)
+  }
+
+  /// Fires the timers due before `time`. Compared with `time` itself, not with the nanosecond
+  /// before it: the saturating subtraction, twice an event, cost 7 instructions an event
+  /// (callgrind, bench trace). Tuning: hot-inline.
+  @inline(__always)
+  private mutating func fireTimers(dueBefore time: Nanoseconds) {
+    guard let due = context.timers.nextDue, due < time else { return }
+    fireDueTimers(atOrBefore: time - Nanoseconds(1))
   }
 
   /// Asked twice an event, and nearly always with nothing due: the test is inlined where it is
@@ -476,7 +484,7 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   private mutating func endInput() {
     let ends = sources.compactMap(\.endTime)
     if ends.count == sources.count, let endTime = ends.max() {
-      fireTimers(dueAtOrBefore: endTime - Nanoseconds(1))
+      fireTimers(dueBefore: endTime)
       context.now = Swift.max(context.now, endTime)
       processor.finish(context: &context)
       fireTimers(dueAtOrBefore: endTime)
