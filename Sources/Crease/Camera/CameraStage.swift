@@ -56,8 +56,6 @@ struct CameraStage: Sendable {
   mutating func process(_ payload: borrowing Event.Payload, context: inout ProcessingContext<StageTimer>) {
     let now = context.now
     switch payload {
-    case .frame(let frame):
-      receive(frame, context: &context)
     case .drop(let drop):
       guard let index = streamIndex(drop.stream) else { return }
       streams[index].gaps.drop(drop)
@@ -97,7 +95,7 @@ struct CameraStage: Sendable {
       guard let index = streamIndex(stream) else { return }
       endRun(of: index, context: &context)
       Self.apply(streams[index].stall.streamEnded(), to: index, context: &context)
-    case .hinge, .mark, .end:
+    case .hinge, .frame, .mark, .end:
       break
     }
   }
@@ -149,10 +147,13 @@ struct CameraStage: Sendable {
 
   // MARK: Composition
 
-  // Inlined into `process`, its one caller, with each machine's `frame` step it calls.
-  // Tuning: hot-inline.
-  @inline(__always)
-  private mutating func receive(_ frame: consuming Frame, context: inout ProcessingContext<StageTimer>) {
+  /// Takes in a frame, the pipeline's one case it hands over whole rather than in its payload.
+  // Handed the frame and not the payload: the payload's destroy after the stage, a call through
+  // its value witness for every kind, cost 19 instructions an event (callgrind, the bench's day
+  // trace). A call of its own, with each machine's `frame` step inlined: inlined into the
+  // pipeline's switch, the engine's push grew past what the optimizer inlines well (+243).
+  @inline(never)
+  mutating func receive(_ frame: consuming Frame, context: inout ProcessingContext<StageTimer>) {
     guard let index = streamIndex(frame.stream) else { return }
     let now = context.now
     // Under a `virtualFront` input a frame labelled `virtualFront` names no constituent: it

@@ -34,7 +34,7 @@ public struct Pipeline: EventProcessor, Sendable {
   public mutating func apply(_ header: TraceHeader) { camera.apply(header) }
 
   /// Routes `event` to its stage: hinge deliveries to the hinge stage, whose status changes reach the camera
-  /// stage, marks straight to a cue, the rest to the camera stage.
+  /// stage, marks straight to a cue, frames and the rest to the camera stage.
   public mutating func process(_ event: consuming Event, context: inout ProcessingContext<TimerTag>) {
     // Taken apart, so a mark's label and a frame's stream move on without a copy.
     let (t, payload) = event.parts()
@@ -43,6 +43,8 @@ public struct Pipeline: EventProcessor, Sendable {
       if let change = hinge.receive(delivery, context: &context) {
         camera.hingeChanged(change, context: &context)
       }
+    case .frame(let frame):
+      camera.receive(frame, context: &context)
     case .mark(let label):
       context.emit(since: t, .mark(label: label))
     case .end:
