@@ -69,11 +69,39 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// - Complexity: O(log *n*), where *n* is the number of pending timers; O(1) amortized for a
   ///   timer due after every other while more than 64 are pending.
   public mutating func schedule(_ tag: Tag, at due: Nanoseconds, endOfStream: EndOfStream = .fire) {
-    schedule(tag, inSlot: slotNumber(for: tag), at: due, endOfStream: endOfStream)
+    let slot = slotNumber(for: tag)
+    // The usual re-arms, a stall timer's at every frame, with the policy unchanged: with a few
+    // timers, in the heap; with many streams delivering in turn, from the front of the lane to
+    // its back. Taken first, with the rest a call: one body for every case kept its registers
+    // saved and restored at every frame (callgrind, the bench's day trace).
+    let entry = Entry(due: due, sequence: nextSequence, slot: slot)
+    if lane.isEmpty {
+      let place = heap.place(ofSlot: slot)
+      if place >= 0 && heap.count <= Self.laneOpensAbove && slots[slot].endOfStream == endOfStream {
+        nextSequence &+= 1
+        heap.replace(at: place, with: entry)
+        nextDue = heap.first?.due
+        checkInvariants()
+        return
+      }
+    } else if staleInLane == 0, let first = lane.first, first.slot == slot, lane.last!.due <= due,
+      heap.place(ofSlot: slot) == TimerHeap.inLane, slots[slot].endOfStream == endOfStream
+    {
+      nextSequence &+= 1
+      slots[slot].sequence = entry.sequence
+      lane.removeFirst()
+      lane.append(entry)
+      updateNextDue()
+      checkInvariants()
+      return
+    }
+    schedule(tag, inSlot: slot, at: due, endOfStream: endOfStream)
   }
 
-  /// ``schedule(_:at:endOfStream:)`` in `tag`'s slot.
-  @inline(__always)
+  /// ``schedule(_:at:endOfStream:)`` in `tag`'s slot, for what the usual re-arms taken first
+  /// leave: setting a timer, a new policy, a lane with stale entries, a heap deep enough to open
+  /// the lane.
+  @inline(never)
   private mutating func schedule(
     _ tag: Tag, inSlot slot: Int, at due: Nanoseconds, endOfStream: EndOfStream
   ) {
@@ -89,17 +117,12 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
       if slots[slot].endOfStream != endOfStream { slots[slot].endOfStream = endOfStream }
       heap.replace(at: place, with: entry)
     } else if place == TimerHeap.inLane && joinsLane {
-      // The usual re-arm with many streams: the old entry goes stale, the new one to the back.
+      // A re-arm in the lane (streams delivering in turn, their first, is the fast path's): the
+      // old entry goes stale, the new one to the back.
       if slots[slot].endOfStream != endOfStream { slots[slot].endOfStream = endOfStream }
       slots[slot].sequence = entry.sequence
-      if staleInLane == 0 && lane.first?.slot == slot {
-        // Streams delivering in turn: the old entry is the first, and with none stale the one
-        // after it is live.
-        lane.removeFirst()
-      } else {
-        staleInLane &+= 1
-        dropStaleLaneEntries()
-      }
+      staleInLane &+= 1
+      dropStaleLaneEntries()
       lane.append(entry)
     } else {
       if place >= 0 {
