@@ -94,6 +94,8 @@ public enum BinaryTraceFormat {
     }
   }
 
+  // Inlined into the record's decoding, once a frame. Tuning: hot-inline.
+  @inline(__always)
   static func camera(_ code: UInt8) -> Camera? {
     switch code {
     case 0: .outerFront
