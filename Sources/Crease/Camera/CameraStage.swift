@@ -147,11 +147,11 @@ struct CameraStage: Sendable {
 
   // MARK: Composition
 
-  /// Takes in a frame, the pipeline's one case it hands over whole rather than in its payload.
-  // Handed the frame and not the payload: the payload's destroy after the stage, a call through
-  // its value witness for every kind, cost 19 instructions an event (callgrind, the bench's day
-  // trace). A call of its own, with each machine's `frame` step inlined: inlined into the
-  // pipeline's switch, the engine's push grew past what the optimizer inlines well (+243).
+  /// Takes in a frame, which the pipeline hands over itself rather than in its payload.
+  // Handed the frame by the pipeline's switch rather than found in the payload by the stage's
+  // own: 19 instructions an event fewer (callgrind, the bench's day trace). A call of its own,
+  // with each machine's `frame` step inlined: inlined into the pipeline's switch, the engine's
+  // push grew past what the optimizer inlines well (+243).
   @inline(never)
   mutating func receive(_ frame: consuming Frame, context: inout ProcessingContext<StageTimer>) {
     guard let index = streamIndex(frame.stream) else { return }

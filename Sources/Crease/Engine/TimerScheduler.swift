@@ -117,8 +117,8 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
       if slots[slot].endOfStream != endOfStream { slots[slot].endOfStream = endOfStream }
       heap.replace(at: place, with: entry)
     } else if place == TimerHeap.inLane && joinsLane {
-      // A re-arm in the lane (streams delivering in turn, their first, is the fast path's): the
-      // old entry goes stale, the new one to the back.
+      // A re-arm in the lane that the usual one above leaves (its entry not the first, or stale
+      // entries ahead of it): the old entry goes stale, the new one to the back.
       if slots[slot].endOfStream != endOfStream { slots[slot].endOfStream = endOfStream }
       slots[slot].sequence = entry.sequence
       staleInLane &+= 1
