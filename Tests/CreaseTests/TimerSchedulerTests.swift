@@ -93,6 +93,38 @@ struct TimerSchedulerTests {
     #expect(scheduler.nextDue?.rawValue == naive.timers.map(\.due).min(), "policy .fire: all stay")
   }
 
+  @Test("a re-arm that changes a timer's end-of-stream policy keeps the new one, in the heap and in the lane")
+  func reArmKeepsNewPolicy() {
+    // A few timers, all in the heap: each re-armed once, two of them with the other policy.
+    var few = TimerScheduler<NumberedTag>()
+    for number in 0..<4 {
+      few.schedule(NumberedTag(denseNumber: number), at: Nanoseconds(Int64(10 + number)))
+    }
+    few.schedule(NumberedTag(denseNumber: 0), at: Nanoseconds(20), endOfStream: .cancel)
+    few.schedule(NumberedTag(denseNumber: 1), at: Nanoseconds(21))
+    few.schedule(NumberedTag(denseNumber: 2), at: Nanoseconds(22), endOfStream: .cancel)
+    few.schedule(NumberedTag(denseNumber: 2), at: Nanoseconds(23), endOfStream: .fire)
+    #expect(
+      few.pending.map { [$0.tag.denseNumber, $0.endOfStream == .cancel ? 1 : 0] }
+        == [[3, 0], [0, 1], [1, 0], [2, 0]])
+    few.cancelAtEndOfStream()
+    #expect(few.pending.map(\.tag.denseNumber) == [3, 1, 2])
+
+    // Stall timers of 100 streams delivering in turn: past 64 they wait in the lane. The first
+    // in the lane re-armed with the other policy, the next with its own.
+    var many = TimerScheduler<NumberedTag>()
+    for number in 0..<100 {
+      many.schedule(NumberedTag(denseNumber: number), at: Nanoseconds(Int64(number)), endOfStream: .cancel)
+    }
+    many.schedule(NumberedTag(denseNumber: 65), at: Nanoseconds(200), endOfStream: .fire)
+    many.schedule(NumberedTag(denseNumber: 66), at: Nanoseconds(201), endOfStream: .cancel)
+    #expect(
+      many.pending.suffix(2).map { [$0.tag.denseNumber, Int($0.due.rawValue)] } == [[65, 200], [66, 201]])
+    many.cancelAtEndOfStream()
+    #expect(many.pending.map { [$0.tag.denseNumber, Int($0.due.rawValue)] } == [[65, 200]])
+    #expect(many.nextDue == Nanoseconds(200))
+  }
+
   @Test(
     "a copy keeps its timers while the original re-arms, cancels and fires them, then goes on alone",
     arguments: 0..<6)
