@@ -4,9 +4,9 @@ import Testing
 
 @testable import CreaseIO
 
-/// Long names and labels are made again from the reader's recent strings rather than allocated
-/// each time: whatever comes and goes from that memory, every record reads as written.
-@Suite("Recent strings: long names and labels read back as written")
+/// Names and labels are made again from the reader's recent strings rather than made each
+/// time: whatever comes and goes from that memory, every record reads as written.
+@Suite("Recent strings: names and labels read back as written")
 struct RecentStringsTests {
   /// Strings around the 15 bytes that live inline and the 256 that are remembered, more of them
   /// than are remembered, strings alike but for one byte (first, middle, last), and strings
@@ -19,8 +19,35 @@ struct RecentStringsTests {
       "fold-while-recording", long, String(long.dropLast()) + "m", long + "n", long + "o",
       "a label of thirty-two bytes long", "another label, of its own length", "caméra",
       "caméra arrière, grand angle", "caméra arrière, grand anglé", "前カメラ 📷",
-    ]
+    ] + shortStrings
   }()
+
+  /// Short ASCII strings, which live inline and are remembered by their bytes packed into two
+  /// words: more than are remembered, every length from 1 to 15, and strings alike but for one
+  /// byte where the packing's two loads overlap (the middle of an 8- to 15-byte string, the
+  /// middle of a 4- to 7-byte one) and where each begins and ends.
+  static let shortStrings: [String] = {
+    let lengths = (1...15).map { String("abcdefghijklmno".prefix($0)) }
+    let alike = ["video2", "video3", "vidoe2", "Video2", "abcdefgh", "abcdefgH", "abcdXfgh", "Abcdefgh"]
+    let overlapping = [
+      "abcdefghijklm", "abcdefgXijklm", "abcdefghijklM", "abcde", "abXde", "abcdE", "abc", "abC",
+    ]
+    return lengths + alike + overlapping
+  }()
+
+  @Test("short strings: each read back as itself, in any order", arguments: 0..<6)
+  func shortStrings(seed: UInt64) {
+    let recent = RecentShortStrings()
+    var random = SplitMix64(seed: seed)
+    // Mostly a few strings again and again, as a trace's stream names come, now and then another.
+    for _ in 0..<2_000 {
+      let pool = random.next() % 4 == 0 ? Self.shortStrings : Array(Self.shortStrings.suffix(5))
+      let string = pool[Int(random.next() % UInt64(pool.count))]
+      let made = Array(string.utf8).withUnsafeBytes { recent.string(ascii: $0) }
+      #expect(made == string, "seed \(seed)")
+    }
+    #expect(Array("".utf8).withUnsafeBytes { recent.string(ascii: $0) } == "")
+  }
 
   /// Lines of every kind that carries a name or label, each string in a seeded order, spelled
   /// as the encoder writes them (the canonical template) or with their members in another order

@@ -9,13 +9,13 @@
 /// A string of more than 15 UTF-8 bytes is a heap allocation each time it is made, and a trace
 /// repeats a few stream names, view names and mark labels on most of its lines: a JSON Lines
 /// trace whose stream was named `back-wide-camera-main` allocated once a frame. A short ASCII
-/// string is made as before (it lives inline, and a look-up would cost more than it saves); a
-/// long one that matches a remembered string is that string, retained; any other is checked as
-/// UTF-8 unless it is ASCII, made, and remembered in place of the oldest when long. Memory
-/// stays bounded: ``capacity`` strings of at most ``longest`` bytes.
+/// string comes from ``RecentShortStrings``, which finds it by its bytes packed into two words;
+/// a long one that matches a remembered string is that string, retained; any other is checked
+/// as UTF-8 unless it is ASCII, made, and remembered in place of the oldest when long. Memory
+/// stays bounded: ``capacity`` strings of at most ``longest`` bytes, and the short ones'.
 ///
-/// A class, so that a reader's parse stays non-mutating and the hot path of short strings never
-/// touches its storage. One reader owns it and uses it from one thread at a time.
+/// A class, so that a reader's parse stays non-mutating. One reader owns it and uses it from
+/// one thread at a time.
 final class RecentStrings {
   /// How many strings are remembered.
   static let capacity = 8
@@ -26,6 +26,7 @@ final class RecentStrings {
 
   private var strings: [String] = []
   private var nextReplaced = 0
+  private let short = RecentShortStrings()
 
   init() { strings.reserveCapacity(Self.capacity) }
 
@@ -33,7 +34,7 @@ final class RecentStrings {
   /// - Complexity: O(`capacity` × *n*) in the *n* bytes, for a long string; O(*n*) otherwise.
   @inline(__always)
   func string(ascii bytes: UnsafeRawBufferPointer) -> String {
-    guard bytes.count > Self.longestInline else { return String(ascii: bytes) }
+    guard bytes.count > Self.longestInline else { return short.string(ascii: bytes) }
     // Made from ASCII, a string is never refused.
     return rememberedOrMade(bytes) { String(ascii: $0) }!
   }
