@@ -9,9 +9,9 @@ import Testing
 /// longest and check the bytes written against the capacity reserved.
 @Suite("bytes written within the capacity reserved")
 struct WriteCapacityTests {
-  /// Text of control bytes, quotes and backslashes: six bytes each once escaped, the most a
-  /// byte of text can take.
-  static let longestText = String(repeating: "\u{01}\"\\\u{1F}", count: 64)
+  /// Text of control bytes: six bytes each once escaped (`\u0001`), the most a byte of text
+  /// can take. (A quote or a backslash takes two.)
+  static let longestText = String(repeating: "\u{01}\u{1F}", count: 128)
   static let longestName = StreamName(rawValue: longestText)
   /// The numbers that take the most digits in each path of the decimal writer.
   static let extremeDoubles: [Double] = [

@@ -26,12 +26,22 @@ public enum CueFormat: String, CaseIterable, Sendable {
     }
   }
 
-  /// The most bytes ``encodeJSONLine(_:to:)`` writes for `cue`.
-  /// - Complexity: O(*f*) in the number of the cue's fields.
+  /// The most bytes ``encodeJSONLine(_:to:)`` writes for `cue`: its text
+  /// (``CueKind/textByteCount``) escaped at its longest, and ``jsonLineCapacityBeyondText``
+  /// for the rest.
+  /// - Complexity: O(1).
+  // A bound, not the line's exact capacity: working that out field by field, as
+  // `jsonFieldsCapacity` does, cost about 80 instructions a cue line (callgrind, the bench's
+  // day trace), and the writer needs only room enough.
   package static func jsonLineCapacity(_ cue: Cue) -> Int {
-    // `{"t":` `,"since":` `,"cue":"` `"` `}\n`, the name and the two times.
-    25 + 24 + 2 * UnsafeByteWriter.integerCapacity + jsonFieldsCapacity(cue.kind)
+    jsonLineCapacityBeyondText + UnsafeByteWriter.jsonStringCapacity(utf8Count: cue.kind.textByteCount)
   }
+
+  /// The most bytes a JSON cue line takes besides its text: `{"t":`, `,"since":`, `,"cue":"`,
+  /// the name, `"`, `}\n`, the two times, and every other field. The kind with the most,
+  /// `camera.gap` with every number at its longest, takes 215 (`WriteCapacityTests` writes
+  /// each kind at its longest against this). Tuning: computed-constant.
+  package static var jsonLineCapacityBeyondText: Int { 256 }
 
   /// The most bytes `kind.writeFields(JSONFields.self, to:)` writes.
   static func jsonFieldsCapacity(_ kind: CueKind) -> Int {
@@ -41,11 +51,6 @@ public enum CueFormat: String, CaseIterable, Sendable {
     var capacity = 0
     kind.writeFields(JSONFieldCapacity.self, to: &capacity)
     return capacity
-  }
-
-  /// Appends the fields of `kind` as JSON object members, each preceded by a comma.
-  static func appendJSONFields(_ kind: CueKind, to output: inout [UInt8]) {
-    output.append(writingAtMost: jsonFieldsCapacity(kind)) { kind.writeFields(JSONFields.self, to: &$0) }
   }
 
   /// Writes `cue` as one JSON line, at most ``jsonLineCapacity(_:)`` bytes.
