@@ -147,34 +147,45 @@ struct CameraStage: Sendable {
 
   // MARK: Composition
 
-  /// Takes in a frame, which the pipeline hands over itself rather than in its payload.
+  /// Takes in a frame of `stream` at `pts`, labelled with `camera` when the trace knows it,
+  /// which the pipeline hands over itself rather than in its payload.
   // Handed the frame by the pipeline's switch rather than found in the payload by the stage's
   // own: 19 instructions an event fewer (callgrind, the bench's day trace). A call of its own,
   // with each machine's `frame` step inlined: inlined into the pipeline's switch, the engine's
   // push grew past what the optimizer inlines well (+243).
-  @inline(never)
-  mutating func receive(_ frame: consuming Frame, context: inout ProcessingContext<StageTimer>) {
-    guard let index = streamIndex(frame.stream) else { return }
+  //
+  // The frame comes in parts, and the stream name owned, kept owned by the semantics attribute
+  // (the optimizer would otherwise borrow it, leaving the caller to destroy what it came from):
+  // this stage destroys the name, a string, with one direct release. Destroyed whole, as a
+  // `Frame` or as the event's payload, it went through an outlined destroy that looks up the
+  // type's value witnesses, since SwiftPM's release build compiles each source file apart
+  // (callgrind: 18 instructions an event; the parts without the attribute, 2).
+  @inline(never) @_semantics("optimize.sil.specialize.owned2guarantee.never")
+  mutating func receive(
+    stream: consuming StreamName, pts: PresentationTime, camera labelled: Camera?,
+    context: inout ProcessingContext<StageTimer>
+  ) {
+    guard let index = streamIndex(stream) else { return }
     let now = context.now
     // Under a `virtualFront` input a frame labelled `virtualFront` names no constituent: it
     // keeps the one known (SPEC 4.7), for the decision, the mask and the gap's cause alike. A
     // local, not written into the frame: a write made the frame a copy (callgrind: 29
     // instructions an event).
     let camera =
-      frame.camera == .virtualFront
-      ? streams[index].decision.knownCamera(labelled: .virtualFront) : frame.camera
+      labelled == .virtualFront
+      ? streams[index].decision.knownCamera(labelled: .virtualFront) : labelled
     Self.emit(
-      streams[index].decision.frame(camera: camera, maps: maps), of: frame.stream, context: &context)
+      streams[index].decision.frame(camera: camera, maps: maps), of: stream, context: &context)
     let triggers = FrameGapsStateMachine.SwitchTriggers(
       input: streams[index].latestInput, display: latestDisplayEvent,
       closedHingeChange: latestClosedChangeSince)
-    let found = streams[index].gaps.frame(pts: frame.pts, camera: camera, at: now, triggers: triggers)
-    if let held = found.heldGap { context.emit(since: held.since, held.cue(of: frame.stream)) }
+    let found = streams[index].gaps.frame(pts: pts, camera: camera, at: now, triggers: triggers)
+    if let held = found.heldGap { context.emit(since: held.since, held.cue(of: stream)) }
     let delivering = camera ?? streams[index].decision.activeCamera(maps: maps)?.camera
     Self.apply(
       streams[index].mask.frame(delivering: delivering, afterGap: found.afterGap, now: now), to: index,
-      of: frame.stream, context: &context)
-    if let revealed = found.revealed { context.emit(since: revealed.since, revealed.cue(of: frame.stream)) }
+      of: stream, context: &context)
+    if let revealed = found.revealed { context.emit(since: revealed.since, revealed.cue(of: stream)) }
     let stall = streams[index].stall.frame(
       at: now, nominal: streams[index].gaps.nominal, running: sessionRunning != false)
     Self.apply(stall, to: index, context: &context)
