@@ -21,7 +21,11 @@ struct FrameMultiple: Sendable {
   /// (`duration.scaled(by: factor)` for a multiple: dividing by 1 is exact).
   /// - Complexity: O(1).
   mutating func of(_ duration: FrameDuration) -> Nanoseconds {
-    if let latest, latest.duration == duration { return latest.value }
+    // The same bits give the same value: a comparison of doubles, which must also rule out a
+    // NaN, cost about 6 instructions more, three times a frame (callgrind).
+    if let latest, latest.duration.nanoseconds.bitPattern == duration.nanoseconds.bitPattern {
+      return latest.value
+    }
     let value = Nanoseconds(rounding: duration.nanoseconds * factor / divisor)
     latest = (duration, value)
     return value
