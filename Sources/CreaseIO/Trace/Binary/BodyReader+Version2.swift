@@ -84,15 +84,16 @@ extension BodyReader {
   /// An unsigned LEB128 number: seven bits a byte, the lowest first, in its shortest form.
   ///
   /// Up to 8 bytes are decoded from one 8-byte load (the reader keeps padding past its buffer,
-  /// so the load never leaves it; bytes past the record are masked off): the first byte with its
-  /// high bit clear ends the number, and the 7-bit groups are packed together in three steps.
-  /// Byte by byte, the 4- and 5-byte numbers of a frame's `t` and pts cost 150 instructions an
-  /// event.
+  /// so the load never leaves it, even at the record's end; bytes past the record are masked
+  /// off): the first byte with its high bit clear ends the number, and the 7-bit groups are
+  /// packed together in three steps. Byte by byte, the 4- and 5-byte numbers of a frame's `t`
+  /// and pts cost 150 instructions an event. Each path checks its own length against the
+  /// record's end, once (checked first for every number as well, 4 instructions an event).
   @inline(__always)
   mutating func varint() throws(Failure) -> UInt64 {
-    try need(1)
     let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
     if word & 0x80 == 0 {
+      try need(1)
       position += 1
       return word & 0x7F
     }
