@@ -157,9 +157,8 @@ struct CameraStage: Sendable {
   // The frame comes in parts, and the stream name owned, kept owned by the semantics attribute
   // (the optimizer would otherwise borrow it, leaving the caller to destroy what it came from):
   // this stage destroys the name, a string, with one direct release. Destroyed whole, as a
-  // `Frame` or as the event's payload, it went through an outlined destroy that looks up the
-  // type's value witnesses, since SwiftPM's release build compiles each source file apart
-  // (callgrind: 18 instructions an event; the parts without the attribute, 2).
+  // `Frame` or as the event's payload, it went through the type's value witnesses (callgrind:
+  // 18 instructions an event; the parts without the attribute, 2). Tuning: owned-parts.
   @inline(never) @_semantics("optimize.sil.specialize.owned2guarantee.never")
   mutating func receive(
     stream: consuming StreamName, pts: PresentationTime, camera labelled: Camera?,

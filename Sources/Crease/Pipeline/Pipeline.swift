@@ -44,7 +44,7 @@ public struct Pipeline: EventProcessor, Sendable {
         camera.hingeChanged(change, context: &context)
       }
     case .frame(let frame):
-      // In parts, the name moved on: the stage destroys it directly (`CameraStage.receive`).
+      // In parts, the name moved on: the stage destroys it directly. Tuning: owned-parts.
       camera.receive(stream: frame.stream, pts: frame.pts, camera: frame.camera, context: &context)
     case .mark(let label):
       context.emit(since: t, .mark(label: label))
