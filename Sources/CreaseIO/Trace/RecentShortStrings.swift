@@ -3,8 +3,9 @@
 ///
 /// A string of at most 15 bytes lives inline and allocates nothing, but making one still copies
 /// its bytes through a closure (about 60 instructions for a stream name such as `video2`, on
-/// most lines of a JSON Lines trace of several streams). Packed, the bytes of a short string
-/// compare with a remembered one's in three comparisons.
+/// most lines of a JSON Lines trace of several streams, and in every record of a version 1
+/// binary trace). Packed, the bytes of a short string compare with a remembered one's in three
+/// comparisons, and a remembered one's bytes need no check again.
 ///
 /// Its entries live behind a pointer it owns, so that looking one up reads no class property
 /// that would need an exclusivity check. One reader owns it and uses it from one thread at a
@@ -76,10 +77,21 @@ final class RecentShortStrings {
   // call, -29 against making each string).
   @inline(never)
   func string(ascii bytes: UnsafeRawBufferPointer) -> String {
-    assert(bytes.count <= Self.longest, "only a short string is remembered here")
     let key = Key(bytes)
+    return remembered(key) ?? made(bytes, key: key)
+  }
+
+  /// The remembered string of `bytes`, at most ``longest`` of them, if any. Its bytes were
+  /// checked when it was made: a caller that would check them first need not.
+  /// - Complexity: O(``capacity``).
+  @inline(__always)
+  func remembered(_ bytes: UnsafeRawBufferPointer) -> String? { remembered(Key(bytes)) }
+
+  @inline(__always)
+  private func remembered(_ key: Key) -> String? {
+    assert(key.count <= Self.longest, "only a short string is remembered here")
     for slot in 0..<Self.capacity where entries[slot].key == key { return entries[slot].string }
-    return made(bytes, key: key)
+    return nil
   }
 
   /// Makes the string of `bytes` and remembers it. A call: a trace makes each of its few short

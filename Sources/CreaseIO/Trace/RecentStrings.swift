@@ -30,6 +30,14 @@ final class RecentStrings {
 
   init() { strings.reserveCapacity(Self.capacity) }
 
+  /// The remembered string of `bytes` when they are short and were made into a string lately,
+  /// found without checking them: they were checked when it was made.
+  /// - Complexity: O(*n*) in the *n* bytes.
+  @inline(__always)
+  func rememberedShort(_ bytes: UnsafeRawBufferPointer) -> String? {
+    bytes.count <= Self.longestInline ? short.remembered(bytes) : nil
+  }
+
   /// The string of `bytes`, which are ASCII: the remembered one when its bytes are the same.
   /// - Complexity: O(`capacity` × *n*) in the *n* bytes, for a long string; O(*n*) otherwise.
   @inline(__always)

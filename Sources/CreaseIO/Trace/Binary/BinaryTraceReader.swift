@@ -40,13 +40,15 @@ public final class BinaryTraceReader: RecordReader {
   public var hasBufferedItem: Bool { true }
 
   /// Room for the longest record and a large read, owned by the reader: a raw buffer, so
-  /// decoding a record retains nothing. The `RecentStreamNames.maximumLength` (16) bytes after
-  /// the bytes read are kept zero, so that a name or a varint at the very end may be loaded 8 or
-  /// 16 bytes at a time; the rest is never read before it is written. (Zeroing the whole
-  /// megabyte when a reader opened cost 1.1 million instructions, 55 an event in a trace of
-  /// 20,000.)
+  /// decoding a record retains nothing. The ``padding`` bytes after the bytes read are kept
+  /// zero, so that a varint at the very end may be loaded 8 bytes at a time; the rest is never
+  /// read before it is written. (Zeroing the whole megabyte when a reader opened cost 1.1
+  /// million instructions, 55 an event in a trace of 20,000.)
   private let buffer: UnsafeMutableRawBufferPointer
   private let capacity = BinaryTraceFormat.maximumRecordLength + (1 << 16)
+  /// The zero bytes kept after the bytes read: a word's load from the last byte read stays
+  /// within them.
+  private static let padding = 16
   private var start = 0
   private var end = 0
   private var sourceIsExhausted = false
@@ -57,7 +59,7 @@ public final class BinaryTraceReader: RecordReader {
   /// What records carry from one to the next.
   private struct DecodingState {
     /// Version 1: the stream names decoded lately, found again by their bytes.
-    var streamNames = RecentStreamNames()
+    var streamNames = RecentStrings()
     /// Version 2: the `t` the next record's difference is from, and the names spelled out so far.
     var previousTime: Int64 = 0
     var names = BinaryNameTable()
@@ -73,7 +75,7 @@ public final class BinaryTraceReader: RecordReader {
   /// A reader of the binary trace in `source`, version 1 or 2 by its header.
   public init(source: ByteSource) {
     self.source = source
-    let size = capacity + RecentStreamNames.maximumLength
+    let size = capacity + Self.padding
     buffer = .allocate(byteCount: size, alignment: 8)
     state = .allocate(capacity: 1)
     state.initialize(to: DecodingState())
@@ -82,7 +84,7 @@ public final class BinaryTraceReader: RecordReader {
 
   /// Zeroes the bytes the loads at the end of what was read may reach past it.
   private func zeroPadding() {
-    UnsafeMutableRawBufferPointer(rebasing: buffer[end..<(end + RecentStreamNames.maximumLength)])
+    UnsafeMutableRawBufferPointer(rebasing: buffer[end..<(end + Self.padding)])
       .initializeMemory(as: UInt8.self, repeating: 0)
   }
 
@@ -149,7 +151,7 @@ public final class BinaryTraceReader: RecordReader {
     do throws(BodyReader.Failure) {
       let record =
         version == 1
-        ? try body.version1Record(streamNames: &state.pointee.streamNames)
+        ? try body.version1Record(streamNames: state.pointee.streamNames)
         : try body.version2Record(previousTime: &state.pointee.previousTime, names: &state.pointee.names)
       guard body.position == body.end else {
         throw BodyReader.Failure("\(body.end - body.position) unexpected byte(s) at the end of the record")

@@ -2,7 +2,7 @@ import Crease
 
 /// Version 1 records (`Docs/BinaryTraceFormat.md`): fixed-width fields, names spelled out.
 extension BodyReader {
-  mutating func version1Record(streamNames: inout RecentStreamNames) throws(Failure) -> TraceRecord {
+  mutating func version1Record(streamNames: RecentStrings) throws(Failure) -> TraceRecord {
     let tag = try byte()
     if tag == BinaryTraceFormat.headerCode { return .header(try version1Header()) }
     // `streamEnd` came with version 2: version 1 has no kind 11.
@@ -23,19 +23,19 @@ extension BodyReader {
         Event(
           t: t, .hinge(HingeDelivery(angle: angle, status: status))))
     case .frame:
-      let stream = try version1StreamName(&streamNames)
+      let stream = try version1StreamName(streamNames)
       let pts = try version1PresentationTime()
       let code = try byte()
       let camera = code == 0 ? nil : BinaryTraceFormat.camera(code - 1)
       guard code == 0 || camera != nil else { throw Failure("unknown camera \(code - 1)") }
       return .event(Event(t: t, .frame(Frame(stream: stream, pts: pts, camera: camera))))
     case .drop:
-      let stream = try version1StreamName(&streamNames)
+      let stream = try version1StreamName(streamNames)
       let pts = try version1PresentationTime()
       let reason = try decode("reason", try byte(), BinaryTraceFormat.reason)
       return .event(Event(t: t, .drop(Drop(stream: stream, pts: pts, reason: reason))))
     case .input:
-      let stream = try version1StreamName(&streamNames)
+      let stream = try version1StreamName(streamNames)
       guard let camera = BinaryTraceFormat.camera(try byte()) else { throw Failure("unknown camera") }
       return .event(Event(t: t, .input(stream: stream, camera: camera)))
     case .direction:
@@ -86,17 +86,11 @@ extension BodyReader {
     try flag() ? try version1String() : nil
   }
 
-  private mutating func version1StreamName(_ recent: inout RecentStreamNames) throws(Failure) -> StreamName {
-    let count = Int(try little(UInt32.self))
-    try need(count)
-    let start = bytes.baseAddress! + position
-    if let name = recent.name(at: start, count: count) {
-      position += count
-      return name
-    }
-    let name = StreamName(rawValue: try string(count: count))
+  /// A stream's name, spelled out in every record: made by `recent`, which finds the names it
+  /// made lately again by their bytes.
+  private mutating func version1StreamName(_ recent: RecentStrings) throws(Failure) -> StreamName {
+    let name = StreamName(rawValue: try string(count: Int(try little(UInt32.self)), madeBy: recent))
     guard !name.rawValue.isEmpty else { throw Failure("'stream' must not be empty") }
-    recent.remember(name, at: start, count: count)
     return name
   }
 

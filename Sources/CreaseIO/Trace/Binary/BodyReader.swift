@@ -61,7 +61,9 @@ struct BodyReader {
     try need(count)
     defer { position += count }
     let slice = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)])
-    // ASCII (stream names, most labels) needs no check; anything else is checked.
+    // A short one made lately needs no look at its bytes (a version 1 stream name, at every
+    // frame); ASCII (stream names, most labels) needs no check; anything else is checked.
+    if let recent, let known = recent.rememberedShort(slice) { return known }
     let isASCII = slice.allSatisfy { $0 < 0x80 }
     let made =
       if let recent { recent.string(slice, isASCII: isASCII) } else {
