@@ -88,7 +88,8 @@ extension BodyReader {
   /// off): the first byte with its high bit clear ends the number, and the 7-bit groups are
   /// packed together in three steps. Byte by byte, the 4- and 5-byte numbers of a frame's `t`
   /// and pts cost 150 instructions an event. Each path checks its own length against the
-  /// record's end, once (checked first for every number as well, 4 instructions an event).
+  /// record's end, once: a check for one byte made first on every path as well cost 4
+  /// instructions an event.
   @inline(__always)
   mutating func varint() throws(Failure) -> UInt64 {
     let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
