@@ -516,6 +516,26 @@ struct ProvenLineParser {
       return nil
     }
 
+    /// ``digitRun(continuing:)`` one digit at a time, for a run that is nearly always short: a
+    /// number's integer part (a hinge angle's has one to three digits). A word's conversion
+    /// costs more than a digit or two (callgrind: 13 instructions fewer a JSON Lines line of
+    /// the day trace, whose angles have two decimals, and as many with 16-digit angles; the
+    /// fraction taken this way too saved 11 more on the first and cost 30 on the second).
+    @inline(__always) mutating func shortDigitRun() -> UInt64 {
+      // The bytes' bounds and the offset in locals, the offset stored once: through `self`,
+      // each digit's step read the bounds and stored the offset again.
+      let (base, count) = (bytes.baseAddress, bytes.count)
+      var (value, position) = (UInt64(0), offset)
+      while position < count,
+        case let digit = base!.load(fromByteOffset: position, as: UInt8.self) &- UInt8(ascii: "0"), digit < 10
+      {
+        value = value &* 10 &+ UInt64(digit)
+        position &+= 1
+      }
+      offset = position
+      return value
+    }
+
     /// Takes a run of decimal digits and returns `start` followed by them as one integer
     /// (wrapping past 64 bits, so exact for at most 19 digits in all).
     ///
@@ -599,7 +619,7 @@ struct ProvenLineParser {
       let start = offset
       let negative = take(UInt8(ascii: "-"))
       let integerStart = offset
-      let integer = digitRun()
+      let integer = shortDigitRun()
       let integerDigits = offset &- integerStart
       guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
         return nil
