@@ -402,6 +402,41 @@ struct ProvenLineParserTests {
     #expect(taken > 100, "most of these lines take the fast path, so the check is not vacuous")
   }
 
+  @Test("strings of every length, with each byte a plain string may not hold at every place, agree")
+  func stringBytes() {
+    // Plain bytes are skipped eight at a time while eight remain: strings of 0 to 24 bytes,
+    // each with one byte that ends or breaks the plain run (a quote, a backslash's escape, a
+    // control byte, DEL, past ASCII) at every place, or none, near and far from the end.
+    let breakers: [[UInt8]] = [
+      [], Array(#"""#.utf8), Array(#"\"#.utf8), Array(#"A"#.utf8), [0x22], [0x5C], [0x01], [0x1F], [0x7F],
+      Array("é".utf8), [0xFF], [0x20], [0x7E],
+    ]
+    var taken = 0
+    for length in 0...24 {
+      for breaker in breakers {
+        for place in 0...length where !(breaker.isEmpty && place > 0) {
+          var text = Array("abcdefghijklmnopqrstuvwx".utf8.prefix(length))
+          text.insert(contentsOf: breaker, at: place)
+          let name = String(decoding: text, as: UTF8.self)
+          for line in [
+            #"{"t":1,"kind":"frame","stream":"\#(name)","pts":2}"#,
+            #"{"t":1,"kind":"mark","label":"\#(name)"}"#,
+            #"{"t":1,"kind":"mark","label":"\#(name)""#, #"{"kind":"mark","label":"\#(name)","t":1}"#,
+          ] {
+            var bytes = Array(line.utf8)
+            // The bytes as made, not as `String` repairs them (a lone 0xFF).
+            if let at = bytes.firstRange(of: Array(name.utf8)) { bytes.replaceSubrange(at, with: text) }
+            if FastPathDifferential.fast(bytes) != nil { taken += 1 }
+            #expect(
+              FastPathDifferential.disagreement(bytes) == nil,
+              "line \(String(decoding: bytes, as: UTF8.self))")
+          }
+        }
+      }
+    }
+    #expect(taken > 500, "most of these lines take the fast path, so the check is not vacuous")
+  }
+
   @Test("seeded mutations of canonical lines never make the two disagree", arguments: 0..<20)
   func mutations(seed: UInt64) {
     var random = SplitMix64(seed: seed)

@@ -504,6 +504,7 @@ struct ProvenLineParser {
     private mutating func quoted(accepting accepts: (UInt8) -> Bool) -> UnsafeRawBufferPointer? {
       guard take(UInt8(ascii: "\"")) else { return nil }
       let start = offset
+      skipPlainWords()
       while offset < bytes.count {
         let byte = bytes[offset]
         if byte == UInt8(ascii: "\"") {
@@ -514,6 +515,32 @@ struct ProvenLineParser {
         offset &+= 1
       }
       return nil
+    }
+
+    /// Moves past whole words of printable ASCII without a quote or a backslash, eight bytes
+    /// a step while eight remain, to the first byte of a word that is not such (every string
+    /// reader accepts those bytes; the byte-by-byte loop after it judges the rest). A stream
+    /// name's bytes one at a time cost about 10 instructions each (callgrind).
+    ///
+    /// Each test flags a byte by its high bit; a test's false flags lie only above a byte it
+    /// flags truly (a borrow comes from a byte below its limit), so the lowest flag is true.
+    @inline(__always) private mutating func skipPlainWords() {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      func below(_ word: UInt64, _ limit: UInt8) -> UInt64 { (word &- ones &* UInt64(limit)) & ~word & highs }
+      while offset &+ 8 <= bytes.count {
+        let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        // Past ASCII, a control byte, `"`, a backslash or DEL.
+        let stops =
+          (word & highs) | below(word, 0x20) | below(word ^ (ones &* 0x22), 1)
+          | below(word ^ (ones &* 0x5C), 1)
+          | below(word ^ (ones &* 0x7F), 1)
+        guard stops == 0 else {
+          offset &+= stops.trailingZeroBitCount &>> 3
+          return
+        }
+        offset &+= 8
+      }
     }
 
     /// ``digitRun(continuing:)`` one digit at a time, for a run that is nearly always short: a
