@@ -136,7 +136,7 @@ extension ProvenLineParser.Scanner {
       stream = .video
     } else {
       guard let (name, isASCII) = text(),
-        let named = ProvenLineParser.Fields.stream(named: name, isASCII: isASCII, recent)
+        let named = ProvenLineParser.Fields.stream(namedOtherThanVideo: name, isASCII: isASCII, recent)
       else {
         return nil
       }

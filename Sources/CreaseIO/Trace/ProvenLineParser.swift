@@ -328,6 +328,18 @@ struct ProvenLineParser {
     {
       guard !bytes.isEmpty else { return nil }
       if equal(bytes, "video") { return .video }
+      return stream(namedOtherThanVideo: bytes, isASCII: isASCII, recent)
+    }
+
+    /// ``stream(named:isASCII:_:)`` for bytes that are not `video`: the canonical template takes
+    /// that name as a literal, and asking again cost a call a frame of any other stream.
+    @inline(__always)
+    static func stream(
+      namedOtherThanVideo bytes: UnsafeRawBufferPointer, isASCII: Bool, _ recent: RecentStrings
+    )
+      -> StreamName?
+    {
+      guard !bytes.isEmpty else { return nil }
       // Apart, so the common name, short and ASCII, is made with no optional on the way.
       if isASCII { return StreamName(rawValue: recent.string(ascii: bytes)) }
       return recent.string(utf8: bytes).map(StreamName.init(rawValue:))
