@@ -408,7 +408,8 @@ struct ProvenLineParserTests {
     // each with one byte that ends or breaks the plain run (a quote, a backslash's escape, a
     // control byte, DEL, past ASCII) at every place, or none, near and far from the end.
     let breakers: [[UInt8]] = [
-      [], Array(#"""#.utf8), Array(#"\"#.utf8), Array(#"A"#.utf8), [0x22], [0x5C], [0x01], [0x1F], [0x7F],
+      [], Array(#"\""#.utf8), Array(#"\\"#.utf8), Array(#"\u0041"#.utf8), [0x22], [0x5C], [0x01], [0x1F],
+      [0x7F],
       Array("é".utf8), [0xFF], [0x20], [0x7E],
     ]
     var taken = 0
