@@ -192,6 +192,7 @@ struct CameraStage: Sendable {
     // optimizer check the array for sharing again before the stall step, at every frame
     // (callgrind: 5 instructions an event). The stall step sets a timer and emits nothing.
     if found.earlyGaps { reportEarlyGaps(of: index, context: &context) }
+    (consume stream).rawValue.endWithoutReleaseIfImmortal()
   }
 
   // The helpers below are static on purpose: an instance method's call would read `self` before

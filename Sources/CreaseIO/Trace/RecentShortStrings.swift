@@ -90,7 +90,9 @@ final class RecentShortStrings {
   @inline(__always)
   private func remembered(_ key: Key) -> String? {
     assert(key.count <= Self.longest, "only a short string is remembered here")
-    for slot in 0..<Self.capacity where entries[slot].key == key { return entries[slot].string }
+    for slot in 0..<Self.capacity where entries[slot].key == key {
+      return entries[slot].string.copyIgnoringImmortality()
+    }
     return nil
   }
 
