@@ -49,16 +49,15 @@ public final class ReadAheadReader: RecordReader {
   /// are the storage of `batch`, which this side holds from ``nextBatch()`` until it gives the
   /// batch back, and items are moved out only at `cursor < count`, each once.
   private var items: UnsafeMutablePointer<TraceItem>?
-  private var notes: UnsafePointer<Note>?
   private var cursor = 0
   private var count = 0
   private var finished = false
-  /// What the reader said right after the item last handed over: that item's note in the batch
-  /// being handed over, at `lastIndex`, or a copy kept when its batch was given back. Only the
-  /// index is set for each item (copying the note cost 8 instructions an event).
+  /// What the reader said of the item last handed over: read from the batch being handed
+  /// over, at `lastIndex`, or a copy kept when its batch was given back. Only the index is set
+  /// for each item (copying what was said cost 8 instructions an event).
   private var lastIndex = -1
-  private var lastReleased = Note(position: 0, bytesRead: 0, endsWithCarriageReturn: false)
-  private var last: Note { lastIndex >= 0 ? notes![lastIndex] : lastReleased }
+  private var lastReleased = Said(position: 0, bytesRead: 0, endsWithCarriageReturn: false)
+  private var last: Said { lastIndex >= 0 ? batch!.said(of: lastIndex) : lastReleased }
   private var lastUnknownKeys: [UnknownKey] = []
   /// Bytes taken after the last batch given back.
   private var lastTaken = 0
@@ -86,7 +85,8 @@ public final class ReadAheadReader: RecordReader {
 
   /// The position of the item last handed over.
   public var position: Int { last.position }
-  /// Bytes the reader had read right after the item last handed over.
+  /// Bytes the reader had read once the batch of the item last handed over was filled: the
+  /// reading runs ahead by up to a batch.
   public var bytesRead: Int { last.bytesRead }
   /// Bytes of the source taken up to the end of the item last handed over, as far as its batch
   /// tells: the bytes its batch took, shared evenly among its items (asked of each item, on the
@@ -98,7 +98,7 @@ public final class ReadAheadReader: RecordReader {
   /// The next item never waits for the source, only for the reading thread.
   public var hasBufferedItem: Bool { true }
   /// The line last handed over, when lines are kept.
-  public var unsafeLine: UnsafeRawBufferPointer? { batch?.unsafeLine(of: last) }
+  public var unsafeLine: UnsafeRawBufferPointer? { lastIndex >= 0 ? batch?.unsafeLine(of: lastIndex) : nil }
   /// The terminator of the line last handed over.
   public var lineTerminator: String { last.endsWithCarriageReturn ? "\r\n" : "\n" }
   /// Whether the line last handed over ended with `\r\n`.
@@ -152,7 +152,7 @@ public final class ReadAheadReader: RecordReader {
   private func nextBatch() throws {
     if !started { try start() }
     if let batch {
-      if lastIndex >= 0 { lastReleased = notes![lastIndex] }
+      if lastIndex >= 0 { lastReleased = batch.said(of: lastIndex) }
       lastIndex = -1
       lastTaken = batch.takenAfter
       batch.taken = cursor
@@ -168,7 +168,7 @@ public final class ReadAheadReader: RecordReader {
     _ = handoff.waitForBatch()  // only this side cancels, on its way out
     let batch = handoff.batches[batchIndex]
     self.batch = batch
-    (items, notes, count, cursor) = (batch.items, batch.notes, batch.count, 0)
+    (items, count, cursor) = (batch.items, batch.count, 0)
   }
 
   private func start() throws(IOError) {
@@ -203,15 +203,34 @@ struct ReadAheadBatches {
   }
 }
 
-/// What the reader said right after an item, and where its line was kept. Plain data, so
-/// that keeping and taking it copies no reference.
-private struct Note {
+/// What the reader said of an item, as the caller asks it. Plain data, so that keeping and
+/// taking it copies no reference.
+private struct Said {
   var position: Int
   var bytesRead: Int
   var endsWithCarriageReturn: Bool
-  var lineStart = 0
-  /// −1 when the item has no line.
-  var lineCount = -1
+}
+
+/// An item's position and whether its line ended with `\r\n`, in one word: the one note
+/// written for every item. (A note of five fields, the bytes read among them, cost 13
+/// instructions an event more in binary and 22 in JSON Lines; callgrind, the bench's day trace.)
+private struct ItemNote {
+  private let bits: Int
+
+  @inline(__always)
+  init(position: Int, endsWithCarriageReturn: Bool) {
+    bits = position &<< 1 | (endsWithCarriageReturn ? 1 : 0)
+  }
+
+  var position: Int { bits >> 1 }
+  var endsWithCarriageReturn: Bool { bits & 1 != 0 }
+}
+
+/// Where an item's line was kept in its batch: written only while lines are kept.
+private struct LineSpan {
+  var start: Int
+  /// −1 when the item has no line (an overlong one, streamed elsewhere, or a binary record).
+  var count: Int
 }
 
 /// A batch of items, moved in by the reading thread and out by the caller, with their notes
@@ -220,20 +239,23 @@ private struct Note {
 /// Items are moved, never copied or rebuilt: a record holds strings, and copying one goes
 /// through its value witnesses, which cost more than parsing it (callgrind).
 ///
-/// Safe because items and notes `0..<count` are initialized (``append(_:line:note:)`` is the
-/// only writer, below capacity while not ``isFull``), the caller moves items out in order and
-/// says how far (`taken`), and ``reset()`` deinitializes exactly the items not moved out. The
-/// batch belongs to one thread at a time (``BatchHandoff``).
+/// Safe because items and notes `0..<count` are initialized, and line spans too while lines
+/// are kept (``append(_:position:line:endsWithCarriageReturn:)`` is the only writer, and the
+/// filling stops at capacity), the caller moves items out in order and says how far (`taken`),
+/// and ``reset()`` deinitializes exactly the items not moved out. The batch belongs to one
+/// thread at a time (``BatchHandoff``).
 private final class Batch: @unchecked Sendable {
   let items = UnsafeMutablePointer<TraceItem>.allocate(capacity: ReadAheadReader.batchSize)
-  private let noteStorage = UnsafeMutablePointer<Note>.allocate(capacity: ReadAheadReader.batchSize)
-  var notes: UnsafePointer<Note> { UnsafePointer(noteStorage) }
+  private let notes = UnsafeMutablePointer<ItemNote>.allocate(capacity: ReadAheadReader.batchSize)
+  private let lineSpans = UnsafeMutablePointer<LineSpan>.allocate(capacity: ReadAheadReader.batchSize)
   private(set) var count = 0
-  /// How far into its source the reader was at the first item, and is at the last: an item's
-  /// text and line come from the bytes read between, so they bound the batch's memory (asked
-  /// of each item instead, they cost a copy of it: about 90 instructions an event).
-  private var firstBytesRead = 0
-  private var lastBytesRead = 0
+  /// Whether the items' lines are kept, with a line span for each.
+  var keepsLines = false
+  /// How far into its source the reader was before the first item, and after the last: an
+  /// item's text and line come from the bytes read between, so they bound the batch's memory
+  /// (asked of each item instead, they cost a copy of it: about 90 instructions an event).
+  var bytesReadBefore = 0
+  var bytesReadAfter = 0
   /// Items before this one have been moved out (the caller says so as it gives the batch back).
   var taken = 0
   /// Unknown keys by item, only while the reader collects them.
@@ -254,19 +276,16 @@ private final class Batch: @unchecked Sendable {
   deinit {
     reset()
     items.deallocate()
-    noteStorage.deallocate()
+    notes.deallocate()
+    lineSpans.deallocate()
     lines.deallocate()
-  }
-
-  var isFull: Bool {
-    count == ReadAheadReader.batchSize || lastBytesRead - firstBytesRead >= ReadAheadReader.batchBytes
   }
 
   /// Empties the batch for the next use, keeping its storage.
   func reset() {
     (items + taken).deinitialize(count: count - taken)
     count = 0
-    (firstBytesRead, lastBytesRead) = (0, 0)
+    (bytesReadBefore, bytesReadAfter) = (0, 0)
     taken = 0
     if !keysByItem.isEmpty { keysByItem.removeAll() }
     used = 0
@@ -279,23 +298,29 @@ private final class Batch: @unchecked Sendable {
     isLast = false
   }
 
-  /// Moves `item` in, with a copy of its line.
+  /// Moves `item` in, read at `position`, with a copy of its line while lines are kept.
   // Inlined into the reading job's fill. Tuning: hot-inline.
   @inline(__always)
   func append(
-    _ item: consuming TraceItem, line: UnsafeRawBufferPointer?, note: Note
+    _ item: consuming TraceItem, position: Int, line: @autoclosure () -> UnsafeRawBufferPointer?,
+    endsWithCarriageReturn: Bool
   ) {
-    var note = note
-    if let line {
-      note.lineStart = used
-      note.lineCount = line.count
-      keep(line)
+    if keepsLines {
+      let kept = line()
+      (lineSpans + count).initialize(to: LineSpan(start: used, count: kept?.count ?? -1))
+      if let kept { keep(kept) }
     }
-    if count == 0 { firstBytesRead = note.bytesRead }
-    lastBytesRead = note.bytesRead
     (items + count).initialize(to: item)
-    (noteStorage + count).initialize(to: note)
+    (notes + count).initialize(
+      to: ItemNote(position: position, endsWithCarriageReturn: endsWithCarriageReturn))
     count &+= 1
+  }
+
+  /// What the reader said of the item at `index`.
+  func said(of index: Int) -> Said {
+    Said(
+      position: notes[index].position, bytesRead: bytesReadAfter,
+      endsWithCarriageReturn: notes[index].endsWithCarriageReturn)
   }
 
   /// Keeps the unknown keys of the item appended last.
@@ -305,11 +330,12 @@ private final class Batch: @unchecked Sendable {
 
   func unknownKeys(at index: Int) -> [UnknownKey] { keysByItem[index] ?? [] }
 
-  /// The line kept for the item of `note`. The lines are not touched again until the batch is
+  /// The line kept for the item at `index`. The lines are not touched again until the batch is
   /// given back, so the pointer stays good until then.
-  func unsafeLine(of note: Note) -> UnsafeRawBufferPointer? {
-    guard note.lineCount >= 0 else { return nil }
-    return UnsafeRawBufferPointer(rebasing: lines[note.lineStart..<(note.lineStart + note.lineCount)])
+  func unsafeLine(of index: Int) -> UnsafeRawBufferPointer? {
+    guard keepsLines, lineSpans[index].count >= 0 else { return nil }
+    let span = lineSpans[index]
+    return UnsafeRawBufferPointer(rebasing: lines[span.start..<(span.start + span.count)])
   }
 
   private func keep(_ line: UnsafeRawBufferPointer) {
@@ -369,21 +395,23 @@ private struct BatchFiller<Reader: RecordReader> {
   /// Fills `batch` until it is full, the reader ends, or the reader throws.
   func fill(_ batch: Batch) {
     batch.reset()
+    batch.keepsLines = keepsLines
     batch.takenBefore = reader.bytesTaken
-    defer { batch.takenAfter = reader.bytesTaken }
-    while !batch.isFull {
+    batch.bytesReadBefore = reader.bytesRead
+    defer { (batch.takenAfter, batch.bytesReadAfter) = (reader.bytesTaken, reader.bytesRead) }
+    repeat {
       let item: TraceItem
       do { item = try reader.next() } catch {
         batch.failure = error
         return
       }
       if case .endOfInput = item { batch.isLast = true }
-      let note = Note(
-        position: reader.position, bytesRead: reader.bytesRead,
+      batch.append(
+        consume item, position: reader.position, line: reader.unsafeLine,
         endsWithCarriageReturn: reader.endsWithCarriageReturn)
-      batch.append(consume item, line: keepsLines ? reader.unsafeLine : nil, note: note)
       if collectsKeys { batch.keepUnknownKeys(reader.unknownKeys) }
       if batch.isLast { return }
-    }
+    } while batch.count < ReadAheadReader.batchSize
+      && reader.bytesRead - batch.bytesReadBefore < ReadAheadReader.batchBytes
   }
 }
