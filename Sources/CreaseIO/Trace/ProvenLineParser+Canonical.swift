@@ -60,7 +60,7 @@ extension ProvenLineParser {
     else { return nil }
     let payload: Event.Payload
     if scanner.take(spelling.hingeAngle) {
-      guard let angle = scanner.number().flatMap(Fields.number), scanner.take(spelling.status),
+      guard let angle = scanner.decimal(), scanner.take(spelling.status),
         let status = scanner.name(statuses)
       else { return nil }
       payload = .hinge(HingeDelivery(angle: .degrees(angle), status: status))
