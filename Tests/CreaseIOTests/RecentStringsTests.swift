@@ -84,6 +84,41 @@ struct RecentStringsTests {
     }
   }
 
+  @Test(
+    "JSON Lines: a stream name made lately is taken where it lies only when its closing quote follows",
+    arguments: 0..<4)
+  func rememberedNamesInPlace(seed: UInt64) {
+    let parser = TraceParser()
+    let reference = TraceParser(usesFastPath: false)
+    func expectSame(_ line: String) {
+      let (fast, expected) = Array(line.utf8).withUnsafeBytes { buffer in
+        (
+          Result { () throws(TraceLineError) in try parser.parse(buffer) },
+          Result { () throws(TraceLineError) in try reference.parse(buffer) }
+        )
+      }
+      switch (fast, expected) {
+      case (.success(let record), .success(let expectedRecord)):
+        #expect(record == expectedRecord, "seed \(seed), line \(line)")
+      case (.failure(let error), .failure(let expectedError)):
+        #expect(error.message == expectedError.message, "seed \(seed), line \(line)")
+      default:
+        Issue.record("seed \(seed), line \(line): fast \(fast), json-c \(expected)")
+      }
+    }
+    // The empty name first, while every slot still holds it: no stream is named so.
+    expectSame(#"{"t":0,"kind":"frame","stream":"","pts":0}"#)
+    var random = SplitMix64(seed: seed)
+    // What may follow a name the parser remembers: its quote, or a byte that makes another
+    // name or no JSON at all, with `,"pts":` right after it as though it had been the quote.
+    let followers = [#"""#, "X", ",", "\\\"", " ", #"","#, ""]
+    for index in 1..<3_000 {
+      let name = Self.shortStrings[Int(random.next() % UInt64(Self.shortStrings.count))]
+      let follower = random.next() % 3 == 0 ? followers[Int(random.next() % UInt64(followers.count))] : #"""#
+      expectSame(#"{"t":\#(index),"kind":"frame","stream":"\#(name)\#(follower),"pts":\#(index)}"#)
+    }
+  }
+
   @Test("binary: every label and name reads back as written", arguments: 0..<6)
   func binary(seed: UInt64) throws {
     let reference = TraceParser(usesFastPath: false)

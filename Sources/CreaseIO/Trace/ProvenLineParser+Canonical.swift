@@ -117,6 +117,17 @@ extension ProvenLineParser.Scanner {
     }
   }
 
+  /// A short string made lately, quoted, taken where it lies: its end is not looked for.
+  @inline(__always)
+  private mutating func rememberedQuotedString(_ recent: RecentStrings) -> String? {
+    guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\""),
+      let (string, count) = recent.rememberedShort(
+        quotedAtStartOf: UnsafeRawBufferPointer(rebasing: bytes[(offset &+ 1)...]))
+    else { return nil }
+    offset &+= count &+ 2
+    return string
+  }
+
   @inline(never)
   private mutating func compactStreamAndPTS(_ recent: RecentStrings) -> (StreamName, PresentationTime)? {
     streamAndPTS(recent, ptsKey: ProvenLineParser.CanonicalSpelling.compact.pts)
@@ -134,6 +145,8 @@ extension ProvenLineParser.Scanner {
     let stream: StreamName
     if take(#""video""#) {
       stream = .video
+    } else if let name = rememberedQuotedString(recent) {
+      stream = StreamName(rawValue: name)
     } else {
       guard let (name, isASCII) = text(),
         let named = ProvenLineParser.Fields.stream(namedOtherThanVideo: name, isASCII: isASCII, recent)

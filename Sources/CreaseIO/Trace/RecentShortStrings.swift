@@ -87,6 +87,23 @@ final class RecentShortStrings {
   @inline(__always)
   func remembered(_ bytes: UnsafeRawBufferPointer) -> String? { remembered(Key(bytes)) }
 
+  /// The remembered string that `bytes` start with, followed by a closing quote, and its
+  /// length. The empty string, which every slot holds at first, is never found this way: no
+  /// stream is named so. A remembered string was made of checked plain bytes (no quote, no
+  /// backslash, no control byte), so these bytes up to the quote are the plain string
+  /// ``ProvenLineParser`` would have read.
+  @inline(__always)
+  func remembered(quotedAtStartOf bytes: UnsafeRawBufferPointer) -> (string: String, count: Int)? {
+    for slot in 0..<Self.capacity {
+      let count = entries[slot].key.count
+      guard count > 0, count < bytes.count, bytes[count] == UInt8(ascii: "\""),
+        Key(UnsafeRawBufferPointer(rebasing: bytes[..<count])) == entries[slot].key
+      else { continue }
+      return (entries[slot].string.copyIgnoringImmortality(), count)
+    }
+    return nil
+  }
+
   @inline(__always)
   private func remembered(_ key: Key) -> String? {
     assert(key.count <= Self.longest, "only a short string is remembered here")
