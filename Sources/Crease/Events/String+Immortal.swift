@@ -24,10 +24,11 @@ extension String {
   @inlinable @inline(__always) package func copyIgnoringImmortality() -> String {
     guard isImmortal else { return self }
     // The bits moved out of memory of their own: a move is a take, which retains nothing, where
-    // a copy of the bits (`unsafeBitCast`, a load) is given a retain by the compiler.
+    // a copy of the bits (`unsafeBitCast`, a load) is given a retain by the compiler. The raw
+    // memory is bound to `String` once it holds a string's bits.
     return withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { memory in
       withUnsafeBytes(of: self) { memory.copyMemory(from: $0) }
-      return memory.baseAddress!.assumingMemoryBound(to: String.self).move()
+      return memory.baseAddress!.bindMemory(to: String.self, capacity: 1).move()
     }
   }
 
