@@ -156,9 +156,10 @@ struct CameraStage: Sendable {
   //
   // The frame comes in parts, and the stream name owned, kept owned by the semantics attribute
   // (the optimizer would otherwise borrow it, leaving the caller to destroy what it came from):
-  // this stage destroys the name, a string, with one direct release. Destroyed whole, as a
-  // `Frame` or as the event's payload, it went through the type's value witnesses (callgrind:
-  // 18 instructions an event; the parts without the attribute, 2). Tuning: owned-parts.
+  // this stage ends the name, a string, itself: with one direct release, or with none when the
+  // name is immortal (tuning: immortal-names). Destroyed whole, as a `Frame` or as the event's
+  // payload, it went through the type's value witnesses (callgrind: 18 instructions an event;
+  // the parts without the attribute, 2). Tuning: owned-parts.
   @inline(never) @_semantics("optimize.sil.specialize.owned2guarantee.never")
   mutating func receive(
     stream: consuming StreamName, pts: PresentationTime, camera labelled: Camera?,

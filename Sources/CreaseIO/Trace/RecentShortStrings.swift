@@ -89,9 +89,12 @@ final class RecentShortStrings {
 
   /// The remembered string that `bytes` start with, followed by a closing quote, and its
   /// length. The empty string, which every slot holds at first, is never found this way: no
-  /// stream is named so. A remembered string was made of checked plain bytes (no quote, no
-  /// backslash, no control byte), so these bytes up to the quote are the plain string
-  /// ``ProvenLineParser`` would have read.
+  /// stream is named so.
+  ///
+  /// Asked only of the JSON Lines parser's cache (`ProvenLineParser.recentStrings`), which
+  /// only the fast path fills, with strings of checked plain bytes (no quote, no backslash, no
+  /// control byte): these bytes up to the quote are then the plain string the parser would have
+  /// read. A binary reader's cache may hold any bytes and is never asked this.
   // A call: inlined into the stream's parse, it had the pts's integer read moved out of line
   // instead (callgrind: the same count, a function larger by the loop).
   @inline(never)
