@@ -369,6 +369,42 @@ struct ProvenLineParserTests {
     }
   }
 
+  @Test("short decimals, read from one word, agree with json-c whatever ends them and wherever the line ends")
+  func shortDecimals() {
+    // An angle whose digits, point and ender lie in eight bytes is read from one word: every
+    // split of up to eight digits around the point (none before or after it too), a leading
+    // zero, each byte after it (enders, another point, an exponent, a digit past the word), and
+    // the line's end at each distance, so the word sometimes does not fit.
+    var random = SplitMix64(seed: 11)
+    let afters = [
+      ",\"status\":\"closed\"}", "}", " }", " ,\"status\":\"closed\"}", ".5}", "e2}", "E2}", "x}", "-}",
+    ]
+    var taken = 0
+    for integerDigits in 0...8 {
+      for fractionDigits in 0...(8 - integerDigits) {
+        for leadingZero in [false, true] where integerDigits > 0 || !leadingZero {
+          var text = ""
+          for index in 0..<integerDigits {
+            text +=
+              index == 0 ? (leadingZero ? "0" : String(1 + random.next() % 9)) : String(random.next() % 10)
+          }
+          text += "."
+          for _ in 0..<fractionDigits { text += String(random.next() % 10) }
+          for after in afters {
+            for cut in 0...after.utf8.count {
+              let line =
+                #"{"t":1,"kind":"hinge","angle":\#(text)\#(after.utf8.prefix(cut).map { String(UnicodeScalar($0)) }.joined())"#
+              let bytes = Array(line.utf8)
+              if FastPathDifferential.fast(bytes) != nil { taken += 1 }
+              #expect(FastPathDifferential.disagreement(bytes) == nil, "line \(line)")
+            }
+          }
+        }
+      }
+    }
+    #expect(taken > 20, "the well-formed ones take the fast path, so the check is not vacuous")
+  }
+
   @Test("digit runs of every length, next to every byte, at every distance from the line's end, agree")
   func digitRuns() {
     var random = SplitMix64(seed: 8)

@@ -660,23 +660,89 @@ struct ProvenLineParser {
     /// angles; inlined into the template, 20 more).
     @inline(never) mutating func decimal() -> Double? {
       let start = offset
-      let integer = shortDigitRun()
-      let integerDigits = offset &- start
-      if integerDigits > 0, integerDigits == 1 || bytes[start] != UInt8(ascii: "0"),
-        take(UInt8(ascii: "."))
-      {
-        let fractionStart = offset
-        let significand = digitRun(continuing: integer)
-        let fractionDigits = offset &- fractionStart
-        if fractionDigits > 0, endsNumber,
-          let value = Self.exactly(
-            significand, digits: integerDigits &+ fractionDigits, fractionDigits: fractionDigits)
-        {
-          return value
+      let integer: UInt64
+      let integerDigits: Int
+      switch decimalInOneWord() {
+      case .read(let value):
+        return value
+      case .fractionRunsOn(let integerPart, let digits):
+        (integer, integerDigits) = (integerPart, digits)
+      case .notInOneWord:
+        integer = shortDigitRun()
+        integerDigits = offset &- start
+        guard integerDigits > 0, integerDigits == 1 || bytes[start] != UInt8(ascii: "0"),
+          take(UInt8(ascii: "."))
+        else {
+          offset = start
+          return number().flatMap(Fields.number)
         }
+      }
+      let fractionStart = offset
+      let significand = digitRun(continuing: integer)
+      let fractionDigits = offset &- fractionStart
+      if fractionDigits > 0, endsNumber,
+        let value = Self.exactly(
+          significand, digits: integerDigits &+ fractionDigits, fractionDigits: fractionDigits)
+      {
+        return value
       }
       offset = start
       return number().flatMap(Fields.number)
+    }
+
+    /// What ``decimalInOneWord()`` read.
+    enum OneWordDecimal {
+      /// The whole decimal, with the byte that ends it, lay in the word: its value.
+      case read(Double)
+      /// The integer and the point lay in the word, the fraction goes on past it: the integer
+      /// and its count of digits, with the offset after the point.
+      case fractionRunsOn(UInt64, digits: Int)
+      /// Neither, or fewer than eight bytes are left: nothing is taken.
+      case notInOneWord
+    }
+
+    /// What of the decimal ``decimal()`` reads lies in the next eight bytes: all of it, with
+    /// the byte that ends it, as a recorded angle's does (`168.48,`), or its integer and its
+    /// point (an angle of 16 digits).
+    ///
+    /// The eight bytes are read as one word. The digits are found as ``digitRun(continuing:)``
+    /// finds them; no byte up to the one ending the fraction carries when 6 is added, so each
+    /// is classed right. The point is taken out by shifting the fraction's digits down a byte,
+    /// and all the digits are converted together. The integer and the counts are the ones the
+    /// digit loops would give, so the double is theirs (callgrind, a line of the day trace,
+    /// whose angles have two decimals: 22 instructions fewer, about 50 an angle; with 16-digit
+    /// angles, whose fraction runs on, 3 more).
+    @inline(__always) mutating func decimalInOneWord() -> OneWordDecimal {
+      guard offset &+ 8 <= bytes.count else { return .notInOneWord }
+      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+      let threes: UInt64 = 0x3030_3030_3030_3030
+      let notDigits = ((word & high) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & high) ^ threes)
+      // At least one digit before the point, and no leading zero but a lone one.
+      let point = notDigits.trailingZeroBitCount &>> 3
+      guard point >= 1, point <= 7, (word &>> UInt64(truncatingIfNeeded: point &* 8)) & 0xFF == 0x2E,
+        point == 1 || word & 0xFF != 0x30
+      else { return .notInOneWord }
+      // The bytes after the point, as classed: none but digits when the fraction runs on.
+      let afterPoint = point == 7 ? 0 : notDigits &>> UInt64(truncatingIfNeeded: (point &+ 1) &* 8)
+      guard afterPoint != 0 else {
+        offset &+= point &+ 1
+        return .fractionRunsOn(
+          Self.eightDigits(word &<< UInt64(truncatingIfNeeded: (8 &- point) &* 8)), digits: point)
+      }
+      let end = point &+ 1 &+ afterPoint.trailingZeroBitCount &>> 3
+      guard end > point &+ 1 else { return .notInOneWord }
+      let ender = (word &>> UInt64(truncatingIfNeeded: end &* 8)) & 0xFF
+      guard ender == 0x20 || ender == 0x2C || ender == 0x7D else { return .notInOneWord }
+      let integerBytes: UInt64 = (1 &<< UInt64(truncatingIfNeeded: point &* 8)) &- 1
+      let joined = (word & integerBytes) | ((word &>> 8) & ~integerBytes)
+      let digits = end &- 1
+      let significand = Self.eightDigits(joined &<< UInt64(truncatingIfNeeded: (8 &- digits) &* 8))
+      guard let value = Self.exactly(significand, digits: digits, fractionDigits: end &- point &- 1) else {
+        return .notInOneWord
+      }
+      offset &+= end
+      return .read(value)
     }
 
     /// The decimal of `digits` digits in all, `fractionDigits` of them after the point, whose
