@@ -59,12 +59,9 @@ extension ProvenLineParser {
     guard scanner.take(spelling.time), let time = scanner.naturalNumber(), scanner.take(spelling.kind)
     else { return nil }
     let payload: Event.Payload
-    if scanner.take(spelling.hingeAngle) {
-      guard let angle = scanner.decimal(), scanner.take(spelling.status),
-        let status = scanner.name(statuses)
-      else { return nil }
-      payload = .hinge(HingeDelivery(angle: .degrees(angle), status: status))
-    } else if scanner.take(spelling.frameStream) {
+    // Frames first: most lines of a trace (57 % of the day trace's; callgrind, 4 instructions
+    // a line fewer than hinges first).
+    if scanner.take(spelling.frameStream) {
       guard let (stream, pts) = scanner.streamAndPTS(recentStrings, spelledAs: spelling) else { return nil }
       var camera: Camera?
       if scanner.take(spelling.camera) {
@@ -72,6 +69,11 @@ extension ProvenLineParser {
         camera = named
       }
       payload = .frame(Frame(stream: stream, pts: pts, camera: camera))
+    } else if scanner.take(spelling.hingeAngle) {
+      guard let angle = scanner.decimal(), scanner.take(spelling.status),
+        let status = scanner.name(statuses)
+      else { return nil }
+      payload = .hinge(HingeDelivery(angle: .degrees(angle), status: status))
     } else if scanner.take(spelling.dropStream) {
       guard let (stream, pts) = scanner.streamAndPTS(recentStrings, spelledAs: spelling) else { return nil }
       var reason: DropReason?

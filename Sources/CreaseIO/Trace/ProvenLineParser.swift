@@ -585,12 +585,7 @@ struct ProvenLineParser {
       var value = start
       while offset &+ 8 <= bytes.count {
         let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        // A byte is a digit when its high nibble is 3 and adding 6 leaves it 3. A carry out of
-        // a byte of 0xFA or more only reaches later bytes, which come after a non-digit.
-        let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-        let threes: UInt64 = 0x3030_3030_3030_3030
-        let notDigits = ((word & high) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & high) ^ threes)
-        let count = notDigits.trailingZeroBitCount &>> 3
+        let count = Self.nonDigits(in: word).trailingZeroBitCount &>> 3
         if count == 8 {
           value = value &* 100_000_000 &+ Self.eightDigits(word)
           offset &+= 8
@@ -610,6 +605,18 @@ struct ProvenLineParser {
         offset &+= 1
       }
       return value
+    }
+
+    /// A word with a bit set in each byte of `word` that is not an ASCII digit, and none in a
+    /// digit, up to the first byte that is not one: its trailing zero bits, over 8, count the
+    /// digits at the word's front (the first byte in the lowest).
+    ///
+    /// A byte is a digit when its high nibble is 3 and adding 6 leaves it 3. A carry out of a
+    /// byte of 0xFA or more only reaches later bytes, which come after a non-digit.
+    @inline(__always) static func nonDigits(in word: UInt64) -> UInt64 {
+      let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+      let threes: UInt64 = 0x3030_3030_3030_3030
+      return ((word & high) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & high) ^ threes)
     }
 
     /// The number eight ASCII digits spell, the first in the lowest byte (a zero byte reads as
@@ -705,9 +712,9 @@ struct ProvenLineParser {
     /// the byte that ends it, as a recorded angle's does (`168.48,`), or its integer and its
     /// point (an angle of 16 digits).
     ///
-    /// The eight bytes are read as one word. The digits are found as ``digitRun(continuing:)``
-    /// finds them; no byte up to the one ending the fraction carries when 6 is added, so each
-    /// is classed right. The point is taken out by shifting the fraction's digits down a byte,
+    /// The eight bytes are read as one word, and its digits found by ``nonDigits(in:)``: no
+    /// byte up to the one ending the fraction carries when 6 is added, so each is classed
+    /// right. The point is taken out by shifting the fraction's digits down a byte,
     /// and all the digits are converted together. The integer and the counts are the ones the
     /// digit loops would give, so the double is theirs (callgrind, a line of the day trace,
     /// whose angles have two decimals: 22 instructions fewer, about 50 an angle; with 16-digit
@@ -715,9 +722,7 @@ struct ProvenLineParser {
     @inline(__always) mutating func decimalInOneWord() -> OneWordDecimal {
       guard offset &+ 8 <= bytes.count else { return .notInOneWord }
       let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-      let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-      let threes: UInt64 = 0x3030_3030_3030_3030
-      let notDigits = ((word & high) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & high) ^ threes)
+      let notDigits = Self.nonDigits(in: word)
       // At least one digit before the point, and no leading zero but a lone one.
       let point = notDigits.trailingZeroBitCount &>> 3
       guard point >= 1, point <= 7, (word &>> UInt64(truncatingIfNeeded: point &* 8)) & 0xFF == 0x2E,
