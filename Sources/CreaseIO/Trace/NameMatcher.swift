@@ -5,15 +5,13 @@ import Crease
 ///
 /// Each name is kept as its length and a fingerprint of two words that, for a given length,
 /// hold every byte of it (overlapping when shorter than 16), so a match is three comparisons;
-/// and likewise with its closing quote, to match it where it starts on a line. Its first byte
-/// is kept too: on a line, only the names that start like it are fingerprinted.
+/// and with its closing quote as a ``QuotedPrefix``, to match it where it starts on a line.
 struct NameMatcher<Named: TraceNamed> {
   private struct Entry {
     var count: Int
-    var first: UInt8
     var fingerprint: Fingerprint
-    /// The fingerprint of the name and a closing quote (`count + 1` bytes).
-    var quoted: Fingerprint
+    /// The name and a closing quote.
+    var quoted: QuotedPrefix
     var value: Named
   }
 
@@ -25,12 +23,12 @@ struct NameMatcher<Named: TraceNamed> {
     entries = Named.allCases.map { value in
       var name = value.name
       return name.withUTF8 { bytes in
-        precondition(bytes.count < 16, "NameMatcher holds names of at most 15 bytes, not '\(value.name)'")
-        let quoted = Array(bytes) + [UInt8(ascii: "\"")]
+        precondition(
+          bytes.count <= QuotedPrefix.longestName,
+          "NameMatcher holds names of at most 15 bytes, not '\(value.name)'")
         return Entry(
-          count: bytes.count, first: bytes.first ?? UInt8(ascii: "\""),
-          fingerprint: Self.fingerprint(UnsafeRawBufferPointer(bytes)),
-          quoted: quoted.withUnsafeBytes(Self.fingerprint), value: value)
+          count: bytes.count, fingerprint: Self.fingerprint(UnsafeRawBufferPointer(bytes)),
+          quoted: QuotedPrefix(UnsafeRawBufferPointer(bytes)), value: value)
       }
     }
   }
@@ -54,14 +52,8 @@ struct NameMatcher<Named: TraceNamed> {
   // Inlined into the canonical template, once a name. Tuning: hot-inline.
   @inline(__always)
   func matchQuoted(_ bytes: UnsafeRawBufferPointer) -> (value: Named, length: Int)? {
-    guard let first = bytes.first else { return nil }
-    for entry in entries where entry.first == first && entry.count < bytes.count {
-      let length = entry.count + 1
-      let fingerprint = Self.fingerprint(UnsafeRawBufferPointer(rebasing: bytes[..<length]))
-      if fingerprint.head == entry.quoted.head && fingerprint.tail == entry.quoted.tail {
-        return (entry.value, length)
-      }
-    }
+    let line = LineWords(bytes)
+    for entry in entries where entry.quoted.isPrefix(of: line) { return (entry.value, entry.count + 1) }
     return nil
   }
 

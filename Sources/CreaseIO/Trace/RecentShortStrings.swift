@@ -44,49 +44,13 @@ final class RecentShortStrings {
     }
   }
 
-  /// A string's bytes and the closing quote after them, packed into two words, with a mask
-  /// for each that keeps only those bytes: the bytes at a quoted string's start are compared
-  /// with it in two masked comparisons, whatever its length.
-  private struct QuotedKey {
-    var low: UInt64
-    var high: UInt64
-    var lowMask: UInt64
-    var highMask: UInt64
-
-    /// The key of `bytes` and a quote: at most 16 bytes in all. The empty string's key is
-    /// never matched, since no stream or view is named so: its mask keeps nothing, and its
-    /// packed bytes are not zero.
-    init(_ bytes: UnsafeRawBufferPointer) {
-      guard !bytes.isEmpty else {
-        (low, high, lowMask, highMask) = (1, 0, 0, 0)
-        return
-      }
-      assert(bytes.count <= RecentShortStrings.longest, "only a short string is remembered here")
-      (low, high) = (0, 0)
-      let quoted = bytes.count &+ 1
-      for index in 0..<quoted {
-        let byte = index < bytes.count ? bytes[index] : UInt8(ascii: "\"")
-        let shift = UInt64(8 &* (index % 8))
-        if index < 8 { low |= UInt64(byte) << shift } else { high |= UInt64(byte) << shift }
-      }
-      lowMask = quoted >= 8 ? .max : (1 << UInt64(8 &* quoted)) &- 1
-      highMask = quoted <= 8 ? 0 : quoted == 16 ? .max : (1 << UInt64(8 &* (quoted &- 8))) &- 1
-    }
-
-    /// Whether the 16 bytes packed in `low` and `high` start with this key's.
-    @inline(__always)
-    func isPrefix(low: UInt64, high: UInt64) -> Bool {
-      low & lowMask == self.low && high & highMask == self.high
-    }
-  }
-
   private struct Entry {
     var key: Key
-    var quoted: QuotedKey
+    var quoted: QuotedPrefix
     var string: String
 
     init(_ bytes: UnsafeRawBufferPointer, key: Key, string: String) {
-      (self.key, quoted, self.string) = (key, QuotedKey(bytes), string)
+      (self.key, quoted, self.string) = (key, QuotedPrefix(bytes), string)
     }
   }
 
@@ -131,13 +95,12 @@ final class RecentShortStrings {
   func remembered(_ bytes: UnsafeRawBufferPointer) -> String? { remembered(Key(bytes)) }
 
   /// The remembered string that `bytes` start with, followed by a closing quote, and its
-  /// length; `nil` when none is, or when fewer than 16 bytes are left (a line that ends so
-  /// soon after a name is read the long way). The empty string, which every slot holds at
-  /// first, is never found this way: no stream is named so.
+  /// length. The empty string, which every slot holds at first, is never found this way: no
+  /// stream is named so.
   ///
-  /// The 16 bytes are loaded once and compared with each slot's quoted key (two masked
-  /// comparisons): compared slot by slot in their length and bytes, a frame's stream name
-  /// cost about 70 instructions (callgrind, the day trace's JSON Lines).
+  /// The 16 bytes are loaded once and compared with each slot's ``QuotedPrefix``: compared
+  /// slot by slot in their length and bytes, a frame's stream name cost about 70 instructions
+  /// (callgrind, the day trace's JSON Lines).
   ///
   /// Asked only of the JSON Lines parser's cache (`ProvenLineParser.recentStrings`), which
   /// only the fast path fills, with strings of checked plain bytes (no quote, no backslash, no
@@ -147,10 +110,8 @@ final class RecentShortStrings {
   // instead (callgrind: the same count, a function larger by the loop).
   @inline(never)
   func remembered(quotedAtStartOf bytes: UnsafeRawBufferPointer) -> (string: String, count: Int)? {
-    guard bytes.count >= 16 else { return nil }
-    let low = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
-    let high = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-    for slot in 0..<Self.capacity where entries[slot].quoted.isPrefix(low: low, high: high) {
+    let line = LineWords(bytes)
+    for slot in 0..<Self.capacity where entries[slot].quoted.isPrefix(of: line) {
       return (entries[slot].string.copyIgnoringImmortality(), entries[slot].key.count)
     }
     return nil
