@@ -686,29 +686,41 @@ struct ProvenLineParser {
 
     /// The number ``number()`` reads, as a double (a hinge angle): an unsigned decimal with a
     /// fraction that ``exactly(_:digits:fractionDigits:)`` reads is read here, anything else,
-    /// from the same offset, by ``number()``. A call of its own that returns the double in a
-    /// register (callgrind, a line of the bench's day trace, 43 % of them hinges: as a `Value`
-    /// from ``number()``, returned through memory, 14 instructions more, 16 more with 16-digit
-    /// angles; inlined into the template, 20 more).
-    @inline(never) mutating func decimal() -> Double? {
+    /// from the same offset, by ``number()``. One in the next eight bytes, as a recorded
+    /// angle of two decimals is, is read inline, with no loop; a longer one by calls that
+    /// return the double in a register (callgrind, a line of the bench's day trace, 43 % of
+    /// them hinges: as a `Value` from ``number()``, returned through memory, 14 instructions
+    /// more, 16 more with 16-digit angles; the digit loops inlined into the template, 20 more).
+    @inline(__always) mutating func decimal() -> Double? {
       let start = offset
-      let integer: UInt64
-      let integerDigits: Int
       switch decimalInOneWord() {
-      case .read(let value):
-        return value
-      case .fractionRunsOn(let integerPart, let digits):
-        (integer, integerDigits) = (integerPart, digits)
-      case .notInOneWord:
-        integer = shortDigitRun()
-        integerDigits = offset &- start
-        guard integerDigits > 0, integerDigits == 1 || bytes[start] != UInt8(ascii: "0"),
-          take(UInt8(ascii: "."))
-        else {
-          offset = start
-          return number().flatMap(Fields.number)
-        }
+      case .read(let value): return value
+      case .fractionRunsOn(let integer, let digits):
+        return decimal(from: start, integer: integer, integerDigits: digits)
+      case .notInOneWord: return decimalDigitByDigit(from: start)
       }
+    }
+
+    /// ``decimal()`` from `start`, its integer and point read digit by digit. A call, as the
+    /// next one is.
+    @inline(never) mutating func decimalDigitByDigit(from start: Int) -> Double? {
+      let integer = shortDigitRun()
+      let integerDigits = offset &- start
+      guard integerDigits > 0, integerDigits == 1 || bytes[start] != UInt8(ascii: "0"),
+        take(UInt8(ascii: "."))
+      else {
+        offset = start
+        return number().flatMap(Fields.number)
+      }
+      return decimal(from: start, integer: integer, integerDigits: integerDigits)
+    }
+
+    /// ``decimal()`` from `start`, whose `integer` of `integerDigits` digits and point were
+    /// taken: the fraction after them. A call: its loop, inlined into the template with the
+    /// one-word read, would take the template's registers (callgrind, the day trace's JSON
+    /// Lines: 12 instructions a line fewer than `decimal()` whole as a call; 16-digit angles,
+    /// which come here, 4 more).
+    @inline(never) mutating func decimal(from start: Int, integer: UInt64, integerDigits: Int) -> Double? {
       let fractionStart = offset
       let significand = digitRun(continuing: integer)
       let fractionDigits = offset &- fractionStart
