@@ -756,10 +756,10 @@ struct ProvenLineParser {
     ///
     /// The eight bytes are read as one word, and its digits found by ``nonDigits(in:)``: no
     /// byte up to the one ending the fraction carries when 6 is added, so each is classed
-    /// right. The point is taken out by shifting the fraction's digits down a byte,
-    /// and all the digits are converted together. The integer and the counts are the ones the
-    /// digit loops would give, so the double is theirs (callgrind, a line of the day trace,
-    /// whose angles have two decimals: 22 instructions fewer, about 50 an angle; with 16-digit
+    /// right. The point is taken out by shifting the fraction's digits down a byte, and all
+    /// the digits are converted together. The integer and the counts are the ones the digit
+    /// loops would give, so the double is theirs (callgrind, a line of the day trace, whose
+    /// angles have two decimals: 22 instructions fewer, about 50 an angle; with 16-digit
     /// angles, whose fraction runs on, 3 more).
     @inline(__always) mutating func decimalInOneWord() -> OneWordDecimal {
       guard offset &+ 8 <= bytes.count else { return .notInOneWord }

@@ -60,12 +60,9 @@ final class RecentShortStrings {
 
   init() {
     // Every slot holds the empty string, which is what its key (no bytes) stands for.
+    let noBytes = UnsafeRawBufferPointer(start: nil, count: 0)
     entries = .allocate(capacity: Self.capacity)
-    entries.initialize(
-      repeating: Entry(
-        UnsafeRawBufferPointer(start: nil, count: 0), key: Key(UnsafeRawBufferPointer(start: nil, count: 0)),
-        string: ""),
-      count: Self.capacity)
+    entries.initialize(repeating: Entry(noBytes, key: Key(noBytes), string: ""), count: Self.capacity)
     nextReplaced = .allocate(capacity: 1)
     nextReplaced.initialize(to: 0)
   }
