@@ -412,6 +412,7 @@ private struct BatchFiller<Reader: RecordReader> {
       if collectsKeys { batch.keepUnknownKeys(reader.unknownKeys) }
       if batch.isLast { return }
     } while batch.count < ReadAheadReader.batchSize
-      && reader.bytesRead - batch.bytesReadBefore < ReadAheadReader.batchBytes
+      // Unchecked: a reader's bytes read only grow from what they were.
+      && reader.bytesRead &- batch.bytesReadBefore < ReadAheadReader.batchBytes
   }
 }

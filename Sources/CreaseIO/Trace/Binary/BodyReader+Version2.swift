@@ -95,19 +95,19 @@ extension BodyReader {
     let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
     if word & 0x80 == 0 {
       try need(1)
-      position += 1
+      position &+= 1
       return word & 0x7F
     }
     let stops = ~word & 0x8080_8080_8080_8080
     guard stops != 0 else { return try longVarint() }
     let count = (stops.trailingZeroBitCount + 1) / 8
-    guard count <= end - position else { throw Failure("the record ends inside a field") }
+    guard count <= end &- position else { throw Failure("the record ends inside a field") }
     // Ones up to and including the last byte's high bit: the number's bytes.
     let bytesOfNumber = word & (stops ^ (stops &- 1))
     guard bytesOfNumber >> (8 * (count - 1)) != 0 else {
       throw Failure("a number is not in its shortest form")
     }
-    position += count
+    position &+= count
     var packed = bytesOfNumber & 0x7F7F_7F7F_7F7F_7F7F
     packed = (packed & 0x7F00_7F00_7F00_7F00) >> 1 | (packed & 0x007F_007F_007F_007F)
     packed = (packed & 0x3FFF_0000_3FFF_0000) >> 2 | (packed & 0x0000_3FFF_0000_3FFF)

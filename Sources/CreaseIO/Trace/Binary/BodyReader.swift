@@ -17,20 +17,23 @@ struct BodyReader {
 
   /// The reader's buffer; the record lies in `position..<end`. Safe because every read is
   /// preceded by ``need(_:)`` for its bytes, which keeps it inside the record, and the buffer
-  /// is not touched by its reader while a record is decoded.
+  /// is not touched by its reader while a record is decoded. The position's arithmetic wraps
+  /// rather than checks: `position` and `end` are offsets in the buffer, and the position moves
+  /// only past bytes ``need(_:)`` found in the record, so no sum or difference leaves the range
+  /// (the checks cost about 6 instructions a record; callgrind, the day trace).
   let bytes: UnsafeRawBufferPointer
   var position: Int
   let end: Int
 
   @inline(__always)
   mutating func need(_ count: Int) throws(Failure) {
-    guard end - position >= count else { throw Failure("the record ends inside a field") }
+    guard end &- position >= count else { throw Failure("the record ends inside a field") }
   }
 
   @inline(__always)
   mutating func byte() throws(Failure) -> UInt8 {
     try need(1)
-    defer { position += 1 }
+    defer { position &+= 1 }
     return bytes[position]
   }
 
@@ -46,7 +49,7 @@ struct BodyReader {
     let count = MemoryLayout<T>.size
     try need(count)
     let position = self.position
-    self.position += count
+    self.position &+= count
     return T(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: T.self))
   }
 
