@@ -53,7 +53,8 @@ struct NameMatcher<Named: TraceNamed> {
   @inline(__always)
   func matchQuoted(_ bytes: UnsafeRawBufferPointer) -> (value: Named, length: Int)? {
     let line = LineWords(bytes)
-    for entry in entries where entry.quoted.isPrefix(of: line) { return (entry.value, entry.count + 1) }
+    // Unchecked: a name has at most 15 bytes.
+    for entry in entries where entry.quoted.isPrefix(of: line) { return (entry.value, entry.count &+ 1) }
     return nil
   }
 
