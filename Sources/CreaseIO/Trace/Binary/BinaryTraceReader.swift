@@ -145,7 +145,7 @@ public final class BinaryTraceReader: RecordReader {
   /// Decodes the record whose `length` bytes follow a `prefix` at `start`, all buffered, and
   /// moves past it. Its arithmetic wraps rather than checks: the record lies within the
   /// buffer, so every sum is an offset in it, and 2^63 bytes of a file are not consumed (the
-  /// checks, with the reading loop's, cost about 8 instructions a record; callgrind, the day
+  /// checks, with the reading loop's, cost about 9 instructions a record; callgrind, the day
   /// trace).
   @inline(__always) private func decodeRecord(prefix: Int, length: Int) -> TraceItem {
     let recordEnd = start &+ prefix &+ length

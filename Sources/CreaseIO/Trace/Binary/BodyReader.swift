@@ -20,7 +20,7 @@ struct BodyReader {
   /// is not touched by its reader while a record is decoded. The position's arithmetic wraps
   /// rather than checks: `position` and `end` are offsets in the buffer, and the position moves
   /// only past bytes ``need(_:)`` found in the record, so no sum or difference leaves the range
-  /// (the checks cost about 6 instructions a record; callgrind, the day trace).
+  /// (the checks cost about 10 instructions a record; callgrind, the day trace).
   let bytes: UnsafeRawBufferPointer
   var position: Int
   let end: Int
