@@ -1,5 +1,6 @@
-import CreaseIO
 import Testing
+
+@testable import CreaseIO
 
 /// Reads every line of `text`, fed `chunkSize` bytes per read, into strings.
 func lines(_ text: String, chunkSize: Int = .max, limit: Int = 1 << 20, overflow: MemorySink? = nil) throws
@@ -40,6 +41,32 @@ struct LineReaderTests {
   @Test("an overlong last line without a newline ends the input cleanly")
   func overlongLast() throws {
     #expect(try lines("a\n" + String(repeating: "y", count: 500), limit: 100) == ["a", "<overlong 500>"])
+  }
+
+  @Test("the bytes it lends are followed by zeros, after every read and every overlong line")
+  func zerosAfterTheBytes() throws {
+    // The JSON Lines template reads past the buffered bytes without checking their count, and
+    // relies on finding zeros there (`ZeroPaddedBytes`): a compaction, a short last read, an
+    // overlong line skipped, and a buffer filled to its last byte (a line of the limit's
+    // length) each leave other bytes behind the end.
+    let text =
+      "{\"t\":1}\n" + String(repeating: "x", count: 40) + "\nab\n" + String(repeating: "y", count: 16)
+      + "\n" + String(repeating: "z", count: 300) + "\ncd"
+    for limit in [16, 100, 1 << 20] {
+      for chunkSize in [1, 3, 7, 16, 64, .max] {
+        let reader = LineReader(source: MemorySource(text, chunkSize: chunkSize), maximumLineLength: limit)
+        var reads = 0
+        repeat {
+          let buffered = reader.unsafeBuffered.bytes
+          let after = UnsafeRawBufferPointer(
+            start: buffered.baseAddress! + buffered.count, count: ZeroPaddedBytes.padding)
+          #expect(
+            after.allSatisfy { $0 == 0 }, "limit \(limit), chunks of \(chunkSize), after \(reads) lines")
+          reads += 1
+        } while try reader.next() != nil
+        #expect(reads == 7, "every line was read (limit \(limit), chunks of \(chunkSize))")
+      }
+    }
   }
 
   @Test("line numbers count every line")

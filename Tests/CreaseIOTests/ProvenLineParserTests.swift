@@ -25,11 +25,42 @@ enum FastPathDifferential {
     bytes.withUnsafeBytes { ProvenLineParser().parse($0, ignoringUnknownKeys: ignoringUnknownKeys) }
   }
 
+  /// The record the canonical template takes from `bytes` where a reader finds the line, in
+  /// its buffer with zeros after it (``ZeroPaddedBytes``), right after the line or after its
+  /// newline; `nil` when it leaves the line to the general path.
+  static func fromZeroPaddedBuffer(
+    _ bytes: [UInt8], newline: Bool, ignoringUnknownKeys: Bool
+  ) -> TraceRecord? {
+    let lent = bytes.count + (newline ? 1 : 0)
+    let buffer = bytes + (newline ? [0x0A] : []) + [UInt8](repeating: 0, count: ZeroPaddedBytes.padding)
+    return buffer.withUnsafeBytes { all in
+      let padded = ZeroPaddedBytes(unsafeFollowedByZeros: UnsafeRawBufferPointer(rebasing: all[..<lent]))
+      guard
+        let (record, length) = ProvenLineParser().parseCanonicalPrefix(
+          padded, ignoringUnknownKeys: ignoringUnknownKeys),
+        length == bytes.count
+      else { return nil }
+      return record
+    }
+  }
+
   /// `nil` when the two agree, else what differs: whatever either parse of the fast path takes,
   /// json-c takes with the same values, and the parse that leaves unknown keys to json-c takes
-  /// no line json-c lists one for.
+  /// no line json-c lists one for. The template's copy that reads a zero-padded buffer without
+  /// checking its count takes what the checked copy takes, with the same values.
   static func disagreement(_ bytes: [UInt8]) -> String? {
     for ignoringUnknownKeys in [false, true] {
+      let checked = bytes.withUnsafeBytes {
+        ProvenLineParser().parseCanonical($0, ignoringUnknownKeys: ignoringUnknownKeys)
+      }
+      for newline in [false, true] {
+        let unchecked = fromZeroPaddedBuffer(
+          bytes, newline: newline, ignoringUnknownKeys: ignoringUnknownKeys)
+        guard String(describing: unchecked) == String(describing: checked) else {
+          return "over zero-padded bytes (newline: \(newline)): \(String(describing: unchecked)), checked: "
+            + String(describing: checked)
+        }
+      }
       guard let fast = fast(bytes, ignoringUnknownKeys: ignoringUnknownKeys) else { continue }
       let (expected, unknownKeys) = reference(bytes)
       switch expected {

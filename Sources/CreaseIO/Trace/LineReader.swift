@@ -17,7 +17,9 @@
 /// Safe because the buffer is the reader's own for its life, every slice of it lies within
 /// `start..<end` (`0 <= start <= end <= storage.count`, which every method keeps), and the lines
 /// it lends, whose names say `unsafe`, stay valid until the next call that reads, which is the
-/// only one that moves bytes.
+/// only one that moves bytes. Past `storage`, the allocation holds ``ZeroPaddedBytes/padding``
+/// bytes more, and the padding's worth of bytes from `end` on are zeros whenever a call
+/// returns: every method that moves `end` or writes at it writes them again.
 public final class LineReader {
   /// One line, without its line terminator (`\n`, or `\r\n`).
   public enum Line {
@@ -72,10 +74,15 @@ public final class LineReader {
     precondition(maximumLineLength > 0)
     self.source = source
     self.maximumLineLength = maximumLineLength
-    // Room for the longest line and its terminator, `\r\n` included.
-    self.storage = .allocate(byteCount: maximumLineLength + 2, alignment: 1)
+    // Room for the longest line and its terminator, `\r\n` included, and the zeros after the
+    // bytes read (`unsafeBuffered`), which need room past the longest line.
+    let allocation = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: maximumLineLength + 2 + ZeroPaddedBytes.padding, alignment: 1)
+    self.storage = UnsafeMutableRawBufferPointer(rebasing: allocation[..<(maximumLineLength + 2)])
+    padEnd()
   }
 
+  // The allocation starts where `storage` does.
   deinit { storage.deallocate() }
 
   /// Whether ``next(overflow:)`` can return without reading: a whole line is buffered or the
@@ -94,10 +101,10 @@ public final class LineReader {
     return try readMore(overflow: overflow)
   }
 
-  /// The bytes buffered and not yet returned as lines: the next line, when it is whole in the
-  /// buffer, starts them. Valid until the next call that reads.
-  @inline(__always) var unsafeBuffered: UnsafeRawBufferPointer {
-    UnsafeRawBufferPointer(rebasing: storage[start..<end])
+  /// The bytes buffered and not yet returned as lines, and the zeros after them: the next
+  /// line, when it is whole in the buffer, starts them. Valid until the next call that reads.
+  @inline(__always) var unsafeBuffered: ZeroPaddedBytes {
+    ZeroPaddedBytes(unsafeFollowedByZeros: UnsafeRawBufferPointer(rebasing: storage[start..<end]))
   }
 
   /// Returns the next line, which the caller found to be the first `length` bytes of
@@ -154,6 +161,7 @@ public final class LineReader {
   }
 
   private func fill() throws {
+    defer { padEnd() }
     if start > 0 {
       if start < end {
         storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: end - start)
@@ -166,8 +174,16 @@ public final class LineReader {
     if count == 0 { sourceIsExhausted = true } else { end += count }
   }
 
+  /// Writes the zeros after `end` again, in the allocation's room past `storage`: once a read,
+  /// not once a line.
+  private func padEnd() {
+    (storage.baseAddress! + end).initializeMemory(
+      as: UInt8.self, repeating: 0, count: ZeroPaddedBytes.padding)
+  }
+
   /// Streams the rest of a line that does not fit to `overflow` and reports it.
   private func skipOverlongLine(overflow: ByteSink?) throws -> Line {
+    defer { padEnd() }
     storedLineNumber += 1
     var length = end - start
     try overflow?.write(UnsafeRawBufferPointer(rebasing: storage[start..<end]))

@@ -46,13 +46,12 @@ struct NameMatcher<Named: TraceNamed> {
     return nil
   }
 
-  /// The case whose name and a closing quote `bytes` start with, and the bytes they take; `nil`
-  /// when none does.
+  /// The case whose name and a closing quote `line`'s sixteen bytes start with, and the bytes
+  /// they take; `nil` when none does.
   /// - Complexity: O(*c*) in the number of cases (a handful).
   // Inlined into the canonical template, once a name. Tuning: hot-inline.
   @inline(__always)
-  func matchQuoted(_ bytes: UnsafeRawBufferPointer) -> (value: Named, length: Int)? {
-    let line = LineWords(bytes)
+  func matchQuoted(_ line: LineWords) -> (value: Named, length: Int)? {
     // Unchecked: a name has at most 15 bytes.
     for entry in entries where entry.quoted.isPrefix(of: line) { return (entry.value, entry.count &+ 1) }
     return nil

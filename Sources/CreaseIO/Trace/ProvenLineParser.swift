@@ -360,12 +360,41 @@ struct ProvenLineParser {
   /// Safe because every read is of bytes below `bytes.count`: a byte is read after `offset <
   /// bytes.count`, a word or a literal after checking that many bytes remain; the strings it
   /// returns are slices of `bytes`, which the caller lends for the parse and which the record
-  /// made from them copies.
+  /// made from them copies. Over ``ZeroPaddedBytes``, the reads marked so skip the check: each
+  /// starts at an offset no further than `bytes.count` and reads less than the padding, and
+  /// the offset stays there because it only moves past bytes that matched, none of them zero.
   struct Scanner {
     let bytes: UnsafeRawBufferPointer
     var offset = 0
+    /// Whether zeros follow `bytes` (``ZeroPaddedBytes``). A constant where the scanner is made
+    /// in the template, so each check that asks it is folded away or kept whole there.
+    let zeroPadded: Bool
 
-    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(bytes: UnsafeRawBufferPointer) { (self.bytes, zeroPadded) = (bytes, false) }
+
+    init(_ padded: ZeroPaddedBytes) { (bytes, zeroPadded) = (padded.bytes, true) }
+
+    /// The byte at `index`: below `bytes.count`, or in the padding (read through the base
+    /// address, which a buffer's subscript would refuse in a debug build).
+    @inline(__always) func byte(at index: Int) -> UInt8 {
+      bytes.baseAddress.unsafelyUnwrapped.load(fromByteOffset: index, as: UInt8.self)
+    }
+
+    /// The eight bytes from `index`, the first in the lowest: all below `bytes.count`, or
+    /// running into the padding.
+    @inline(__always) func word(at index: Int) -> UInt64 {
+      UInt64(
+        littleEndian: bytes.baseAddress.unsafelyUnwrapped.loadUnaligned(
+          fromByteOffset: index, as: UInt64.self))
+    }
+
+    /// The sixteen bytes from the offset (``LineWords``): loaded at once when zeros follow
+    /// `bytes`, else with the zeros put in past its end.
+    @inline(__always) var wordsAhead: LineWords {
+      zeroPadded
+        ? LineWords(low: word(at: offset), high: word(at: offset &+ 8))
+        : LineWords(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+    }
 
     var atEnd: Bool { offset == bytes.count }
 
@@ -374,7 +403,7 @@ struct ProvenLineParser {
     }
 
     mutating func take(_ byte: UInt8) -> Bool {
-      guard offset < bytes.count, bytes[offset] == byte else { return false }
+      guard zeroPadded || offset < bytes.count, self.byte(at: offset) == byte else { return false }
       offset &+= 1
       return true
     }
@@ -382,7 +411,8 @@ struct ProvenLineParser {
     /// Takes `literal` when the line goes on with it.
     @inline(__always) mutating func take(_ literal: StaticString) -> Bool {
       let count = literal.utf8CodeUnitCount
-      guard bytes.count &- offset >= count, memcmp(bytes.baseAddress! + offset, literal.utf8Start, count) == 0
+      guard zeroPadded || bytes.count &- offset >= count,
+        memcmp(bytes.baseAddress! + offset, literal.utf8Start, count) == 0
       else { return false }
       offset &+= count
       return true
@@ -613,8 +643,8 @@ struct ProvenLineParser {
     /// the loop, whose two rounds kept the template's registers busy). `nil`, with nothing
     /// taken, when fewer than 16 bytes are left or all 16 are digits.
     @inline(__always) mutating func digitRunInTwoWords() -> UInt64? {
-      guard offset &+ 16 <= bytes.count else { return nil }
-      let first = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      guard zeroPadded || offset &+ 16 <= bytes.count else { return nil }
+      let first = word(at: offset)
       let firstNonDigits = Self.nonDigits(in: first)
       if firstNonDigits != 0 {
         let count = firstNonDigits.trailingZeroBitCount &>> 3
@@ -622,7 +652,7 @@ struct ProvenLineParser {
         offset &+= count
         return Self.eightDigits(first &<< UInt64(truncatingIfNeeded: 64 &- 8 &* count))
       }
-      let second = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self))
+      let second = word(at: offset &+ 8)
       let secondNonDigits = Self.nonDigits(in: second)
       guard secondNonDigits != 0 else { return nil }
       let count = secondNonDigits.trailingZeroBitCount &>> 3
@@ -662,8 +692,8 @@ struct ProvenLineParser {
     /// Whether a byte follows that ends a number: a space, `,` or `}`. json-c would read an
     /// exponent or a letter on, and strtod stops at it.
     @inline(__always) var endsNumber: Bool {
-      guard offset < bytes.count else { return false }
-      let next = bytes[offset]
+      guard zeroPadded || offset < bytes.count else { return false }
+      let next = byte(at: offset)
       return next == 0x20 || next == UInt8(ascii: ",") || next == UInt8(ascii: "}")
     }
 
@@ -762,8 +792,8 @@ struct ProvenLineParser {
     /// angles have two decimals: 22 instructions fewer, about 50 an angle; with 16-digit
     /// angles, whose fraction runs on, 3 more).
     @inline(__always) mutating func decimalInOneWord() -> OneWordDecimal {
-      guard offset &+ 8 <= bytes.count else { return .notInOneWord }
-      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      guard zeroPadded || offset &+ 8 <= bytes.count else { return .notInOneWord }
+      let word = word(at: offset)
       let notDigits = Self.nonDigits(in: word)
       // At least one digit before the point, and no leading zero but a lone one.
       let point = notDigits.trailingZeroBitCount &>> 3

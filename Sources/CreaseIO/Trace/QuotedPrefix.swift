@@ -55,6 +55,10 @@ struct LineWords {
   /// Bytes 8 to 15.
   let high: UInt64
 
+  /// The sixteen bytes `low` and `high` hold.
+  @inline(__always)
+  init(low: UInt64, high: UInt64) { (self.low, self.high) = (low, high) }
+
   /// The first sixteen of `bytes`, two loads when there are so many (nearly always: a name is
   /// followed by the rest of its line and the lines after it).
   @inline(__always)

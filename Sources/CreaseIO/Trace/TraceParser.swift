@@ -63,16 +63,17 @@ public final class TraceParser {
   }
 
   /// The record of a line spelled as ``TraceEncoder`` writes it, or spaced as Python's
-  /// `json.dumps` spaces it, at the start of `bytes`, the line's length, and whether it ends
+  /// `json.dumps` spaces it, at the start of `padded`, the line's length, and whether it ends
   /// with `\r\n` rather than `\n`, when either follows it; `nil` for any other line. The
   /// record, and the unknown keys (none), are the ones ``parse(_:)`` gives for the line.
   /// - Complexity: O(*n*) in the length of the line.
   @inline(__always) func canonicalLine(
-    atStartOf bytes: UnsafeRawBufferPointer
+    atStartOf padded: ZeroPaddedBytes
   ) -> (TraceRecord, length: Int, endsWithCarriageReturn: Bool)? {
+    let bytes = padded.bytes
     guard usesFastPath,
       let (record, length) = provenParser.parseCanonicalPrefix(
-        bytes, ignoringUnknownKeys: !storedCollectsUnknownKeys),
+        padded, ignoringUnknownKeys: !storedCollectsUnknownKeys),
       length < bytes.count
     else { return nil }
     if bytes[length] == 0x0A {
