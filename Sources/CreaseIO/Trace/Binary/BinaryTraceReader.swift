@@ -55,6 +55,9 @@ public final class BinaryTraceReader: RecordReader {
   /// The file's format version, 0 until its header is read.
   private var version: UInt16 = 0
   private var stopped = false
+  /// Whether the file is version 2 and not stopped: the one flag ``next()``'s inline path
+  /// asks, rather than both facts (callgrind, the day trace: 2 instructions an event).
+  private var decodesVersion2Inline = false
   private var consumed = 0
   /// What records carry from one to the next.
   private struct DecodingState {
@@ -98,8 +101,10 @@ public final class BinaryTraceReader: RecordReader {
   @inline(__always) public func next() throws -> TraceItem {
     // A version 2 record with a one-byte length, whole in the buffer, nearly every record, is
     // read here, inlined into the reading loop; everything else is left to a call. Unchecked:
-    // `start` and `end` are offsets in the buffer, and 2^63 records do not happen.
-    if version == 2, !stopped, start < end, buffer[start] < 0x80, end &- start > Int(buffer[start]) {
+    // `start` and `end` are offsets in the buffer, and 2^63 records do not happen. With nothing
+    // buffered, the length byte read is the padding's, in the buffer, and the test after it
+    // fails: more than that many bytes are never left.
+    if decodesVersion2Inline, buffer[start] < 0x80, end &- start > Int(buffer[start]) {
       storedPosition &+= 1
       storedRecordOffset = consumed
       return decodeRecord(prefix: 1, length: Int(buffer[start]))
@@ -192,6 +197,7 @@ public final class BinaryTraceReader: RecordReader {
 
   private func stop(_ message: String) -> TraceItem {
     stopped = true
+    decodesVersion2Inline = false
     return .bad(column: storedRecordOffset + 1, message: message)
   }
 
@@ -207,6 +213,7 @@ public final class BinaryTraceReader: RecordReader {
         "unsupported binary trace version \(version); this crease reads versions \(readable.lowerBound) to \(readable.upperBound)"
     }
     self.version = version
+    decodesVersion2Inline = version == 2
     start += header.count
     consumed += header.count
     return nil
