@@ -144,7 +144,12 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   public func refusal(at t: Nanoseconds, isEnd: Bool, from source: Int) -> RefusedEvent.Reason? {
     guard !sources[source].finished else { return .afterEnd }
     if isEnd { return nil }
-    if let latest = sources[source].latest, latest - t > reorderWindow { return .late(behind: latest - t) }
+    // An event at or after its source's latest is never late: asked first, it spares the
+    // saturating subtraction nearly every event (callgrind, the day trace: 5 instructions an
+    // event).
+    if let latest = sources[source].latest, t < latest, latest - t > reorderWindow {
+      return .late(behind: latest - t)
+    }
     // Only after an early release can an event in its window sort before processed time.
     if t < context.now { return .late(behind: context.now - t) }
     return nil
@@ -171,8 +176,8 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
     // instructions an event).
     finishDeferredWork()
     let t = event.t
-    // Whether the event is `end` is asked only of a refused one (an `end` is never late), and
-    // the admission finds it out from the look at the payload it takes anyway.
+    // Whether the event is `end` is asked here only of a refused one (an `end` is never late);
+    // the admission asks it of the others.
     if let reason = refusal(at: t, isEnd: false, from: source), reason == .afterEnd || !event.isEnd {
       if reason != .afterEnd, t > sources[source].latest ?? .min { sources[source].latest = t }
       throw RefusedEvent(event: consume event, reason: reason)
@@ -184,15 +189,21 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   // Inlined into its one caller. Tuning: hot-inline.
   @inline(__always)
   private mutating func admit(_ event: consuming Event, from source: Int) {
-    guard let textBytes = event.payload.textByteCountUnlessEnd else {
+    if event.isEnd {
       sources[source].endTime = event.t
       finish(source: source)
       return
     }
     if event.t > sources[source].latest ?? .min { sources[source].latest = event.t }
-    // No deferred work: the push finished it, and nothing since made more.
-    buffer.insert(
-      PendingEvent(event: consume event, source: source, sequence: nextSequence, textBytes: textBytes))
+    // No deferred work: the push finished it, and nothing since made more. The text is counted
+    // where the event lies in the ring: counted before, the payload was copied out for the
+    // count (callgrind, the day trace: 16 instructions an event, both formats).
+    let index = buffer.insert(
+      PendingEvent(event: consume event, source: source, sequence: nextSequence, textBytes: 0))
+    let textBytes = buffer.update(at: index) { pending in
+      pending.textBytes = pending.event.payload.textByteCount
+      return pending.textBytes
+    }
     nextSequence &+= 1  // unchecked: 2^64 events do not happen
     // Unchecked: the buffer holds at most `bufferBytes` plus one event's text.
     bufferedTextBytes &+= textBytes
@@ -443,12 +454,12 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
     // One source, the usual replay: the loop below without the loop.
     if sources.count == 1, !sources[0].finished {
       guard let latest = sources[0].latest else { return nil }
-      return ReleaseLine(time: latest - reorderWindow, lastSource: 0)
+      return ReleaseLine(time: latest.earlier(by: reorderWindow), lastSource: 0)
     }
     var line = ReleaseLine(time: .max, lastSource: .max)
     for (index, source) in sources.enumerated() where !source.finished {
       guard let latest = source.latest else { return nil }
-      let lowestPossible = latest - reorderWindow
+      let lowestPossible = latest.earlier(by: reorderWindow)
       if lowestPossible < line.time {
         line = ReleaseLine(time: lowestPossible, lastSource: index)
       } else if lowestPossible == line.time {

@@ -24,9 +24,17 @@ struct ReorderBuffer<Element: Comparable>: ~Copyable, Sendable where Element: Se
   /// - Complexity: O(1) amortized for an element not smaller than the last; O(*k*) for one that
   ///   sorts *k* places before the end.
   // Inlined into the engine's admit, its one caller per event. Tuning: hot-inline.
+  @inline(__always) @discardableResult
+  mutating func insert(_ element: consuming Element) -> Int {
+    let index = ring.insertSorted(element)
+    checkInvariants(around: index)
+    return index
+  }
+
+  /// Changes the element `offset` places from the front in place, with `body`'s result.
   @inline(__always)
-  mutating func insert(_ element: consuming Element) {
-    checkInvariants(around: ring.insertSorted(element))
+  mutating func update<Result>(at offset: Int, _ body: (inout Element) -> Result) -> Result {
+    body(&ring[mutable: offset])
   }
 
   /// Removes and returns the smallest element when `condition` holds for it, else `nil`; the
@@ -96,6 +104,19 @@ struct ReorderBuffer<Element: Comparable>: ~Copyable, Sendable where Element: Se
       unsafeAddress {
         assert(offset >= 0 && offset < count, "a reorder buffer is read within its count")
         return UnsafePointer(slot(offset))
+      }
+    }
+
+    /// The element `offset` places from the front, changed in place.
+    @inline(__always)
+    subscript(mutable offset: Int) -> Element {
+      unsafeAddress {
+        assert(offset >= 0 && offset < count, "a reorder buffer is read within its count")
+        return UnsafePointer(slot(offset))
+      }
+      unsafeMutableAddress {
+        assert(offset >= 0 && offset < count, "a reorder buffer is changed within its count")
+        return slot(offset)
       }
     }
 

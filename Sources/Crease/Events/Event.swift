@@ -51,21 +51,14 @@ extension Event.Payload {
   /// - Complexity: O(1).
   // Inlinable: asked for every event and cue, across modules.
   @inlinable
-  public var textByteCount: Int { textByteCountUnlessEnd ?? 0 }
-
-  /// ``textByteCount``, or `nil` for `end`: both facts the engine needs of a pushed event, from
-  /// one look at the payload: a second look, to ask whether it is `end`, copied the payload.
-  /// Tuning: moved-not-copied.
-  @inlinable
-  var textByteCountUnlessEnd: Int? {
+  public var textByteCount: Int {
     switch self {
     case .frame(let frame): frame.stream.rawValue.utf8.count
     case .drop(let drop): drop.stream.rawValue.utf8.count
     case .input(let stream, _), .streamEnd(let stream): stream.rawValue.utf8.count
     case .direction(let update): update.view.rawValue.utf8.count
     case .mark(let label): label.utf8.count
-    case .hinge, .display, .app, .session: 0
-    case .end: nil
+    case .hinge, .display, .app, .session, .end: 0
     }
   }
 }

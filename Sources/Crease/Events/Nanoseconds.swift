@@ -52,6 +52,19 @@ public struct Nanoseconds: RawRepresentable, Hashable, Comparable, Sendable {
   }
 }
 
+extension Nanoseconds {
+  /// The time `duration` (not negative) earlier, saturating at ``min``, the one end such a
+  /// difference can pass: ``-(_:_:)`` without its look at the sign of what it subtracts, for
+  /// the end to saturate at (callgrind, the day trace: the engine's release line, once a push,
+  /// 5 instructions an event).
+  @inline(__always)
+  func earlier(by duration: Nanoseconds) -> Nanoseconds {
+    assert(duration.rawValue >= 0, "a duration to go back by is not negative")
+    let (difference, overflow) = rawValue.subtractingReportingOverflow(duration.rawValue)
+    return overflow ? .min : Nanoseconds(difference)
+  }
+}
+
 extension Nanoseconds: CustomStringConvertible {
   /// The count followed by `ns`, for diagnostics.
   public var description: String { "\(rawValue)ns" }
