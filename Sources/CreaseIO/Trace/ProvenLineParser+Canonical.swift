@@ -62,7 +62,7 @@ extension ProvenLineParser {
   ) -> (TraceRecord, length: Int)? {
     var scanner = scanner
     // A negative `t` is left to the general path, which leaves it to json-c to refuse.
-    guard scanner.take(spelling.time), let time = scanner.naturalNumber(), scanner.take(spelling.kind)
+    guard scanner.take(spelling.time), let time = scanner.naturalNumber()
     else { return nil }
     let payload: Event.Payload
     // Frames first: most lines of a trace (57 % of the day trace's; callgrind, 4 instructions

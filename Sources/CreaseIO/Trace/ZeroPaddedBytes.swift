@@ -8,7 +8,7 @@
 /// its buffer as these.
 struct ZeroPaddedBytes {
   /// How many zero bytes follow: more than the longest literal or word read at one place (the
-  /// canonical template's longest literal is 20 bytes, its widest load 16).
+  /// canonical template's longest literal is 25 bytes, its widest load 16).
   static var padding: Int { 64 }
 
   /// The bytes themselves, without the padding; never with a `nil` base.
