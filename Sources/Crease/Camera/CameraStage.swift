@@ -174,8 +174,13 @@ struct CameraStage: Sendable {
     let camera =
       labelled == .virtualFront
       ? streams[index].decision.knownCamera(labelled: .virtualFront) : labelled
-    Self.emit(
-      streams[index].decision.frame(camera: camera, maps: maps), of: stream, context: &context)
+    if streams[index].decision.keepsDecision(frameFrom: camera) {
+      assert(
+        streams[index].decision.isDecided(under: maps), "a frame that changed nothing changed the decision")
+    } else {
+      Self.emit(
+        streams[index].decision.decide(frameFrom: camera!, maps: maps), of: stream, context: &context)
+    }
     let triggers = FrameGapsStateMachine.SwitchTriggers(
       input: streams[index].latestInput, display: latestDisplayEvent,
       closedHingeChange: latestClosedChangeSince)
