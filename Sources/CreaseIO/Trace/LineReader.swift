@@ -104,7 +104,12 @@ public final class LineReader {
   /// The bytes buffered and not yet returned as lines, and the zeros after them: the next
   /// line, when it is whole in the buffer, starts them. Valid until the next call that reads.
   @inline(__always) var unsafeBuffered: ZeroPaddedBytes {
-    ZeroPaddedBytes(unsafeFollowedByZeros: UnsafeRawBufferPointer(rebasing: storage[start..<end]))
+    // From the base, not a slice of `storage`: `start <= end` holds (see the type), and the
+    // slice checked it again, with the base, for every line (callgrind, the day trace: 4
+    // instructions a line).
+    ZeroPaddedBytes(
+      unsafeFollowedByZeros: UnsafeRawBufferPointer(
+        start: storage.baseAddress.unsafelyUnwrapped + start, count: end &- start))
   }
 
   /// Returns the next line, which the caller found to be the first `length` bytes of
