@@ -110,7 +110,7 @@ extension ProvenLineParser.Scanner {
   fileprivate mutating func name<Named>(_ matcher: NameMatcher<Named>) -> Named? {
     guard take(UInt8(ascii: "\""))
     else { return nil }
-    guard let (value, length) = matcher.matchQuoted(wordsAhead) else { return nil }
+    guard let (value, length) = matcher.matchQuoted(words(at: offset)) else { return nil }
     offset &+= length
     return value
   }
@@ -131,9 +131,8 @@ extension ProvenLineParser.Scanner {
   /// A short string made lately, quoted, taken where it lies: its end is not looked for.
   @inline(__always)
   private mutating func rememberedQuotedString(_ recent: RecentStrings) -> String? {
-    guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\""),
-      let (string, count) = recent.rememberedShort(
-        quotedAtStartOf: UnsafeRawBufferPointer(rebasing: bytes[(offset &+ 1)...]))
+    guard zeroPadded || offset < bytes.count, byte(at: offset) == UInt8(ascii: "\""),
+      let (string, count) = recent.rememberedShort(quotedAtStartOf: words(at: offset &+ 1))
     else { return nil }
     offset &+= count &+ 2
     return string

@@ -388,12 +388,12 @@ struct ProvenLineParser {
           fromByteOffset: index, as: UInt64.self))
     }
 
-    /// The sixteen bytes from the offset (``LineWords``): loaded at once when zeros follow
-    /// `bytes`, else with the zeros put in past its end.
-    @inline(__always) var wordsAhead: LineWords {
+    /// The sixteen bytes from `index`, at most `bytes.count` (``LineWords``): loaded at once
+    /// when zeros follow `bytes`, else with the zeros put in past its end.
+    @inline(__always) func words(at index: Int) -> LineWords {
       zeroPadded
-        ? LineWords(low: word(at: offset), high: word(at: offset &+ 8))
-        : LineWords(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        ? LineWords(low: word(at: index), high: word(at: index &+ 8))
+        : LineWords(UnsafeRawBufferPointer(rebasing: bytes[index...]))
     }
 
     var atEnd: Bool { offset == bytes.count }

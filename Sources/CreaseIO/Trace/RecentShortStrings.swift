@@ -91,8 +91,8 @@ final class RecentShortStrings {
   @inline(__always)
   func remembered(_ bytes: UnsafeRawBufferPointer) -> String? { remembered(Key(bytes)) }
 
-  /// The remembered string that `bytes` start with, followed by a closing quote, and its
-  /// length. The empty string, which every slot holds at first, is never found this way: no
+  /// The remembered string that `line`'s sixteen bytes start with, followed by a closing
+  /// quote, and its length. The empty string, which every slot holds at first, is never found this way: no
   /// stream is named so.
   ///
   /// The 16 bytes are loaded once and compared with each slot's ``QuotedPrefix``: compared
@@ -106,8 +106,7 @@ final class RecentShortStrings {
   // A call: inlined into the stream's parse, it had the pts's integer read moved out of line
   // instead (callgrind: the same count, a function larger by the loop).
   @inline(never)
-  func remembered(quotedAtStartOf bytes: UnsafeRawBufferPointer) -> (string: String, count: Int)? {
-    let line = LineWords(bytes)
+  func remembered(quotedAtStartOf line: LineWords) -> (string: String, count: Int)? {
     for slot in 0..<Self.capacity where entries[slot].quoted.isPrefix(of: line) {
       return (entries[slot].string.copyIgnoringImmortality(), entries[slot].key.count)
     }

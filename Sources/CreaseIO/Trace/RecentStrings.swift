@@ -38,12 +38,13 @@ final class RecentStrings {
     bytes.count <= Self.longestInline ? short.remembered(bytes) : nil
   }
 
-  /// The short string made lately that `bytes` start with, a closing quote after it, and its
-  /// length: a stream name found where it lies on a JSON line, without looking for its end.
+  /// The short string made lately that `line`'s sixteen bytes start with, a closing quote
+  /// after it, and its length: a stream name found where it lies on a JSON line, without
+  /// looking for its end.
   /// - Complexity: O(`RecentShortStrings.capacity`).
   @inline(__always)
-  func rememberedShort(quotedAtStartOf bytes: UnsafeRawBufferPointer) -> (string: String, count: Int)? {
-    short.remembered(quotedAtStartOf: bytes)
+  func rememberedShort(quotedAtStartOf line: LineWords) -> (string: String, count: Int)? {
+    short.remembered(quotedAtStartOf: line)
   }
 
   /// The string of `bytes`, which are ASCII: the remembered one when its bytes are the same.
