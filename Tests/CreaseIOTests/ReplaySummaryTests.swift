@@ -93,6 +93,42 @@ struct LatencyHistogramTests {
     }
   }
 
+  @Test("latencies added between merges and buckets read back land in their buckets", arguments: 0..<10)
+  func latenciesBetweenOtherChanges(seed: UInt64) {
+    // `add(_:)` finds a bucket by the places it notes, which every other change drops: each
+    // round adds latencies, then merges a histogram or reads a bucket back, then adds more.
+    var random = SplitMix64(seed: seed)
+    var reference = [LatencyHistogram.Bucket](
+      repeating: .init(count: 0, maximum: .zero), count: LatencyHistogram.bucketCount)
+    func note(_ value: Nanoseconds, count: Int = 1) {
+      let index = LatencyHistogram.bucket(of: value.rawValue)
+      reference[index].count += count
+      reference[index].maximum = max(reference[index].maximum, value)
+    }
+    var histogram = LatencyHistogram()
+    for _ in 0..<20 {
+      for _ in 0..<(random.next() % 30) {
+        let value = Nanoseconds(Int64(random.next() >> (20 + random.next() % 40)))
+        histogram.add(value)
+        note(value)
+      }
+      let value = Nanoseconds(Int64(random.next() >> (20 + random.next() % 40)))
+      if random.next() % 2 == 0 {
+        var other = LatencyHistogram()
+        other.add(value)
+        histogram.merge(other)
+        note(value)
+      } else {
+        histogram.add(.init(count: 3, maximum: value), toBucket: LatencyHistogram.bucket(of: value.rawValue))
+        note(value, count: 3)
+      }
+    }
+    let expected = reference.indices.filter { reference[$0].count > 0 }
+    #expect(histogram.occupiedBuckets.map(\.index) == expected, "seed \(seed)")
+    #expect(histogram.occupiedBuckets.map(\.bucket) == expected.map { reference[$0] }, "seed \(seed)")
+    #expect(histogram.count == expected.reduce(0) { $0 + reference[$1].count }, "seed \(seed)")
+  }
+
   @Test("an empty histogram reports zero")
   func empty() {
     #expect(LatencyHistogram().percentile(99) == .zero)

@@ -26,9 +26,15 @@ public struct LatencyHistogram: Hashable, Sendable {
   public private(set) var maximum = Nanoseconds.zero
   /// The occupied buckets, by ascending index.
   private var occupied: [Occupied] = []
-  /// Where in `occupied` the last latency went: a kind's cues mostly land in the bucket of the
-  /// one before, so `add` looks there before it searches. Not part of the value.
-  private var lastPlace = 0
+  /// Where the buckets from `placesStart` on lie in `occupied`, plus one (0 for none), across
+  /// the span of the occupied buckets' indices, for ``add(_:)``, one latency a cue: made by
+  /// it as a latency lands in a new bucket, dropped by every other change. A kind's latencies
+  /// spread over a few dozen buckets, so the bucket of the latency before, looked at first,
+  /// seldom held the next, and the search for it cost about 75 instructions a cue (callgrind,
+  /// the day trace: 4 an event). Two bytes a bucket of the span, as the occupied buckets
+  /// themselves take 24 each. Not part of the value.
+  private var places: [UInt16] = []
+  private var placesStart = 0
 
   /// An empty histogram.
   public init() {}
@@ -49,44 +55,59 @@ public struct LatencyHistogram: Hashable, Sendable {
   }
 
   /// Adds one latency.
-  /// - Complexity: O(1) when it falls in the bucket of the latency before; else O(log *b*) to
-  ///   find its bucket, O(*b*) to make a new one, in occupied buckets *b* (at most 1,888).
+  /// - Complexity: O(1) when its bucket is occupied and placed; else O(*b* + *s*) to make or
+  ///   find it and place the buckets again, in occupied buckets *b* and the span *s* of their
+  ///   indices (each at most 1,888).
   public mutating func add(_ latency: Nanoseconds) {
     let index = Self.bucket(of: latency.rawValue)
-    // One latency a cue of one replay: its counts cannot reach `Int.max` (that many cues take
-    // that many lines), so they add without the saturation that counts read from files need.
-    // Safe because `lastPlace` is checked against the count before the unchecked access.
-    let added = occupied.withUnsafeMutableBufferPointer { occupied in
-      guard lastPlace < occupied.count, occupied[lastPlace].index == index else { return false }
-      occupied[lastPlace].bucket.count &+= 1
-      if latency > occupied[lastPlace].bucket.maximum { occupied[lastPlace].bucket.maximum = latency }
-      return true
+    let offset = index &- placesStart
+    let placePlusOne = offset >= 0 && offset < places.count ? Int(places[offset]) : 0
+    if placePlusOne == 0 {
+      add(Bucket(count: 1, maximum: latency), searchingFor: index)
+      placeBuckets()
+    } else {
+      // One latency a cue of one replay: its counts cannot reach `Int.max` (that many cues take
+      // that many lines), so they add without the saturation that counts read from files need.
+      // Safe because `places` holds places in `occupied` only, made from it since its last change.
+      occupied.withUnsafeMutableBufferPointer { occupied in
+        let place = placePlusOne &- 1
+        occupied[place].bucket.count &+= 1
+        if latency > occupied[place].bucket.maximum { occupied[place].bucket.maximum = latency }
+      }
     }
-    if !added { add(Bucket(count: 1, maximum: latency), searchingFor: index) }
     count &+= 1
     if latency > maximum { maximum = latency }
   }
 
-  /// Adds `bucket` to the bucket at `index`, found by binary search or made, and remembers its
-  /// place for the next latency.
-  // The search and the update go through the array's storage, one uniqueness check in all:
-  // indexed, each step's checks cost more than the step (callgrind, the bench's day trace,
-  // whose progress cues spread over a few dozen buckets: about 200 instructions a call).
-  @inline(never) private mutating func add(_ bucket: Bucket, searchingFor index: Int) {
-    // Safe because `low` stays within `0...occupied.count` and is read only below the count.
-    let found = occupied.withUnsafeMutableBufferPointer { occupied -> (place: Int, isOccupied: Bool) in
-      var (low, high) = (0, occupied.count)
-      while low < high {
-        let middle = (low &+ high) >> 1
-        if occupied[middle].index < index { low = middle &+ 1 } else { high = middle }
-      }
-      guard low < occupied.count && occupied[low].index == index else { return (low, false) }
-      occupied[low].bucket.count = occupied[low].bucket.count.addingSaturated(bucket.count)
-      occupied[low].bucket.maximum = Swift.max(occupied[low].bucket.maximum, bucket.maximum)
-      return (low, true)
+  /// Notes where each occupied bucket lies, across the span of their indices. A call: it runs
+  /// once a new bucket.
+  @inline(never) private mutating func placeBuckets() {
+    guard let first = occupied.first, let last = occupied.last else { return }
+    placesStart = first.index
+    places = Array(repeating: 0, count: last.index - first.index + 1)
+    for (place, entry) in occupied.enumerated() { places[entry.index - first.index] = UInt16(place + 1) }
+  }
+
+  /// Where the bucket at `index` lies or belongs in `occupied`, by binary search.
+  private func insertionPlace(of index: Int) -> Int {
+    var (low, high) = (0, occupied.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if occupied[middle].index < index { low = middle + 1 } else { high = middle }
     }
-    if !found.isOccupied { occupied.insert(Occupied(index: index, bucket: bucket), at: found.place) }
-    lastPlace = found.place
+    return low
+  }
+
+  /// Adds `bucket` to the bucket at `index`, found by binary search or made; the places go.
+  private mutating func add(_ bucket: Bucket, searchingFor index: Int) {
+    places = []
+    let place = insertionPlace(of: index)
+    if place < occupied.count && occupied[place].index == index {
+      occupied[place].bucket.count = occupied[place].bucket.count.addingSaturated(bucket.count)
+      occupied[place].bucket.maximum = Swift.max(occupied[place].bucket.maximum, bucket.maximum)
+    } else {
+      occupied.insert(Occupied(index: index, bucket: bucket), at: place)
+    }
     checkInvariants()
   }
 
@@ -121,7 +142,7 @@ public struct LatencyHistogram: Hashable, Sendable {
     merged.append(contentsOf: mine)
     merged.append(contentsOf: theirs)
     occupied = merged
-    lastPlace = 0
+    places = []
     checkInvariants()
     count = count.addingSaturated(other.count)
     maximum = Swift.max(maximum, other.maximum)
@@ -168,9 +189,9 @@ public struct LatencyHistogram: Hashable, Sendable {
   public mutating func add(_ bucket: Bucket, toBucket index: Int) {
     precondition(index >= 0 && index < Self.bucketCount, "bucket \(index) out of range")
     // Counts read from files saturate rather than trap.
+    places = []
     if occupied.last.map({ $0.index < index }) ?? true {
       occupied.append(Occupied(index: index, bucket: bucket))
-      lastPlace = occupied.count - 1
     } else {
       add(bucket, searchingFor: index)
     }
