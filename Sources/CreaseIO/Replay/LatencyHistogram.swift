@@ -26,15 +26,17 @@ public struct LatencyHistogram: Hashable, Sendable {
   public private(set) var maximum = Nanoseconds.zero
   /// The occupied buckets, by ascending index.
   private var occupied: [Occupied] = []
-  /// Where the buckets from `placesStart` on lie in `occupied`, plus one (0 for none), across
-  /// the span of the occupied buckets' indices, for ``add(_:)``, one latency a cue: made by
-  /// it as a latency lands in a new bucket, dropped by every other change. A kind's latencies
-  /// spread over a few dozen buckets, so the bucket of the latency before, looked at first,
-  /// seldom held the next, and the search for it cost about 75 instructions a cue (callgrind,
-  /// the day trace: 4 an event). Two bytes a bucket of the span, as the occupied buckets
-  /// themselves take 24 each. Not part of the value.
+  /// Where the buckets from `placesStart` on lie in `occupied`, plus one (0 for none), for
+  /// ``add(_:)``, one latency a cue: made by it, kept in step as it makes buckets, dropped by
+  /// every other change. A kind's latencies spread over a few dozen buckets, so the bucket of
+  /// the latency before, looked at first, seldom held the next, and the search for it cost
+  /// about 75 instructions a cue (callgrind, the day trace: 4 an event). It spans the occupied
+  /// buckets' indices and ``placesSlack`` more on each side, two bytes a bucket, so that a new
+  /// bucket seldom needs a larger one: grown at each, it was an allocation every few hundred
+  /// events. Not part of the value.
   private var places: [UInt16] = []
   private var placesStart = 0
+  private static var placesSlack: Int { 32 }
 
   /// An empty histogram.
   public init() {}
@@ -56,19 +58,18 @@ public struct LatencyHistogram: Hashable, Sendable {
 
   /// Adds one latency.
   /// - Complexity: O(1) when its bucket is occupied and placed; else O(*b* + *s*) to make or
-  ///   find it and place the buckets again, in occupied buckets *b* and the span *s* of their
-  ///   indices (each at most 1,888).
+  ///   find it and place the buckets after it, in occupied buckets *b* and the span *s* of
+  ///   their indices (each at most 1,888).
   public mutating func add(_ latency: Nanoseconds) {
     let index = Self.bucket(of: latency.rawValue)
     let offset = index &- placesStart
     let placePlusOne = offset >= 0 && offset < places.count ? Int(places[offset]) : 0
     if placePlusOne == 0 {
-      add(Bucket(count: 1, maximum: latency), searchingFor: index)
-      placeBuckets()
+      addBucket(of: latency, at: index)
     } else {
       // One latency a cue of one replay: its counts cannot reach `Int.max` (that many cues take
       // that many lines), so they add without the saturation that counts read from files need.
-      // Safe because `places` holds places in `occupied` only, made from it since its last change.
+      // Safe because `places` holds places in `occupied` only, kept in step with it.
       occupied.withUnsafeMutableBufferPointer { occupied in
         let place = placePlusOne &- 1
         occupied[place].bucket.count &+= 1
@@ -79,13 +80,35 @@ public struct LatencyHistogram: Hashable, Sendable {
     if latency > maximum { maximum = latency }
   }
 
-  /// Notes where each occupied bucket lies, across the span of their indices. A call: it runs
-  /// once a new bucket.
-  @inline(never) private mutating func placeBuckets() {
+  /// Adds the first latency of the bucket at `index`, or one to a bucket not placed (after
+  /// another change), and places the buckets from it on. A call: it runs once a new bucket.
+  @inline(never) private mutating func addBucket(of latency: Nanoseconds, at index: Int) {
+    let inStep = !places.isEmpty
+    let place = insertionPlace(of: index)
+    if place < occupied.count && occupied[place].index == index {
+      occupied[place].bucket.count &+= 1
+      occupied[place].bucket.maximum = Swift.max(occupied[place].bucket.maximum, latency)
+    } else {
+      occupied.insert(Occupied(index: index, bucket: Bucket(count: 1, maximum: latency)), at: place)
+    }
+    checkInvariants()
+    let offset = index - placesStart
+    if inStep && offset >= 0 && offset < places.count {
+      for moved in place..<occupied.count {
+        places[occupied[moved].index - placesStart] = UInt16(moved + 1)
+      }
+    } else {
+      placeBuckets()
+    }
+  }
+
+  /// Notes where every occupied bucket lies, across their indices and the slack around them.
+  private mutating func placeBuckets() {
     guard let first = occupied.first, let last = occupied.last else { return }
-    placesStart = first.index
-    places = Array(repeating: 0, count: last.index - first.index + 1)
-    for (place, entry) in occupied.enumerated() { places[entry.index - first.index] = UInt16(place + 1) }
+    placesStart = Swift.max(0, first.index - Self.placesSlack)
+    let end = Swift.min(Self.bucketCount, last.index + 1 + Self.placesSlack)
+    places = Array(repeating: 0, count: end - placesStart)
+    for (place, entry) in occupied.enumerated() { places[entry.index - placesStart] = UInt16(place + 1) }
   }
 
   /// Where the bucket at `index` lies or belongs in `occupied`, by binary search.
