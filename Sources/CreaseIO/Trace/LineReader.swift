@@ -17,7 +17,7 @@
 /// Safe because the buffer is the reader's own for its life, every slice of it lies within
 /// `start..<end` (`0 <= start <= end <= storage.count`, which every method keeps), and the lines
 /// it lends, whose names say `unsafe`, stay valid until the next call that reads, which is the
-/// only one that moves bytes. Past `storage`, the allocation holds ``ZeroPaddedBytes/padding``
+/// only one that moves bytes. Past `storage`, the allocation holds `ZeroPaddedBytes.padding`
 /// bytes more, and the padding's worth of bytes from `end` on are zeros whenever a call
 /// returns: every method that moves `end` or writes at it writes them again.
 public final class LineReader {
