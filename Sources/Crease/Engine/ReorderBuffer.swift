@@ -20,7 +20,7 @@ struct ReorderBuffer<Element: Comparable>: ~Copyable, Sendable where Element: Se
   /// How many elements it holds.
   var count: Int { ring.count }
 
-  /// Inserts `element` in order.
+  /// Inserts `element` in order, and returns how many places from the front it went.
   /// - Complexity: O(1) amortized for an element not smaller than the last; O(*k*) for one that
   ///   sorts *k* places before the end.
   // Inlined into the engine's admit, its one caller per event. Tuning: hot-inline.

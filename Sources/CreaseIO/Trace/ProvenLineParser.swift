@@ -411,6 +411,7 @@ struct ProvenLineParser {
     /// Takes `literal` when the line goes on with it.
     @inline(__always) mutating func take(_ literal: StaticString) -> Bool {
       let count = literal.utf8CodeUnitCount
+      assert(!zeroPadded || count <= ZeroPaddedBytes.padding, "a literal read past the end fits in the zeros")
       guard zeroPadded || bytes.count &- offset >= count,
         memcmp(bytes.baseAddress! + offset, literal.utf8Start, count) == 0
       else { return false }
@@ -641,7 +642,7 @@ struct ProvenLineParser {
     /// read from two words with no loop, as a `t` or a pts of up to 15 digits is, twice a
     /// frame's line (callgrind, the day trace's JSON Lines: 42 instructions a line fewer than
     /// the loop, whose two rounds kept the template's registers busy). `nil`, with nothing
-    /// taken, when fewer than 16 bytes are left or all 16 are digits.
+    /// taken, when fewer than 16 bytes are left (and no zeros follow them) or all 16 are digits.
     @inline(__always) mutating func digitRunInTwoWords() -> UInt64? {
       guard zeroPadded || offset &+ 16 <= bytes.count else { return nil }
       let first = word(at: offset)
