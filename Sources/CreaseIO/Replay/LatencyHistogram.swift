@@ -84,14 +84,7 @@ public struct LatencyHistogram: Hashable, Sendable {
   /// another change), and places the buckets from it on. A call: it runs once a new bucket.
   @inline(never) private mutating func addBucket(of latency: Nanoseconds, at index: Int) {
     let inStep = !places.isEmpty
-    let place = insertionPlace(of: index)
-    if place < occupied.count && occupied[place].index == index {
-      occupied[place].bucket.count &+= 1
-      occupied[place].bucket.maximum = Swift.max(occupied[place].bucket.maximum, latency)
-    } else {
-      occupied.insert(Occupied(index: index, bucket: Bucket(count: 1, maximum: latency)), at: place)
-    }
-    checkInvariants()
+    let place = merge(Bucket(count: 1, maximum: latency), intoBucketAt: index)
     let offset = index - placesStart
     if inStep && offset >= 0 && offset < places.count {
       for moved in place..<occupied.count {
@@ -121,9 +114,9 @@ public struct LatencyHistogram: Hashable, Sendable {
     return low
   }
 
-  /// Adds `bucket` to the bucket at `index`, found by binary search or made; the places go.
-  private mutating func add(_ bucket: Bucket, searchingFor index: Int) {
-    places = []
+  /// Adds `bucket` to the bucket at `index`, found by binary search or made, and returns where
+  /// it lies.
+  private mutating func merge(_ bucket: Bucket, intoBucketAt index: Int) -> Int {
     let place = insertionPlace(of: index)
     if place < occupied.count && occupied[place].index == index {
       occupied[place].bucket.count = occupied[place].bucket.count.addingSaturated(bucket.count)
@@ -132,6 +125,7 @@ public struct LatencyHistogram: Hashable, Sendable {
       occupied.insert(Occupied(index: index, bucket: bucket), at: place)
     }
     checkInvariants()
+    return place
   }
 
   /// In debug builds, checks that the occupied buckets are in ascending order, none empty.
@@ -216,7 +210,7 @@ public struct LatencyHistogram: Hashable, Sendable {
     if occupied.last.map({ $0.index < index }) ?? true {
       occupied.append(Occupied(index: index, bucket: bucket))
     } else {
-      add(bucket, searchingFor: index)
+      _ = merge(bucket, intoBucketAt: index)
     }
     count = count.addingSaturated(bucket.count)
     maximum = Swift.max(maximum, bucket.maximum)
