@@ -92,8 +92,8 @@ final class RecentShortStrings {
   func remembered(_ bytes: UnsafeRawBufferPointer) -> String? { remembered(Key(bytes)) }
 
   /// The remembered string that `line`'s sixteen bytes start with, followed by a closing
-  /// quote, and its length. The empty string, which every slot holds at first, is never found this way: no
-  /// stream is named so.
+  /// quote, and its length. The empty string, which every slot holds at first, is never found
+  /// this way: no stream is named so.
   ///
   /// The 16 bytes are loaded once and compared with each slot's ``QuotedPrefix``: compared
   /// slot by slot in their length and bytes, a frame's stream name cost about 70 instructions
