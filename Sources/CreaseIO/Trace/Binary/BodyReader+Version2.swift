@@ -22,16 +22,12 @@ extension BodyReader {
     let raw = previousTime &+ Self.unzigzag(difference)
     previousTime = raw
     let packed = tag >> 4
-    guard let kind = BinaryTraceFormat.eventKind(tag & 0x0F) else {
-      throw Failure("unknown record kind \(tag & 0x0F)")
-    }
-    guard packed & ~BinaryTraceFormat.packedBits(of: kind) == 0 else {
-      throw Failure("unused bits set in kind byte \(tag)")
-    }
-    guard raw >= 0 else { throw Failure("'t' must not be negative (\(raw))") }
-    let t = Nanoseconds(raw)
-    switch kind {
-    case .hinge:
+    // Switched on the kind's code, each case checking its own kind byte: a switch that made the
+    // code an `EventKind` first, and then one on the kind, took two indirect jumps a record
+    // (callgrind, the day trace: 6 instructions an event).
+    switch tag & 0x0F {
+    case BinaryTraceFormat.code(.hinge):
+      let t = try Self.time(raw, kindByte: tag, of: .hinge)
       let form = packed & 0b11
       if form == 0 {
         guard packed == 0 else { throw Failure("a hinge record without an angle has a status") }
@@ -43,42 +39,65 @@ extension BodyReader {
       return .event(
         Event(
           t: t, .hinge(HingeDelivery(angle: angle, status: status))))
-    case .frame:
+    case BinaryTraceFormat.code(.frame):
+      let t = try Self.time(raw, kindByte: tag, of: .frame)
       let code = packed & 0b111
       let camera = code == 0 ? nil : BinaryTraceFormat.camera(code - 1)
       guard code == 0 || camera != nil else { throw Failure("unknown camera \(code - 1)") }
       let stream = try version2StreamName(&names)
       let pts = try version2PresentationTime(inNanoseconds: packed & 0b1000 != 0)
       return .event(Event(t: t, .frame(Frame(stream: stream, pts: pts, camera: camera))))
-    case .drop:
+    case BinaryTraceFormat.code(.drop):
+      let t = try Self.time(raw, kindByte: tag, of: .drop)
       let reason = try decode("reason", packed & 0b11, BinaryTraceFormat.reason)
       let stream = try version2StreamName(&names)
       let pts = try version2PresentationTime(inNanoseconds: packed & 0b1000 != 0)
       return .event(Event(t: t, .drop(Drop(stream: stream, pts: pts, reason: reason))))
-    case .input:
+    case BinaryTraceFormat.code(.input):
+      let t = try Self.time(raw, kindByte: tag, of: .input)
       guard let camera = BinaryTraceFormat.camera(packed) else { throw Failure("unknown camera") }
       return .event(Event(t: t, .input(stream: try version2StreamName(&names), camera: camera)))
-    case .streamEnd:
+    case BinaryTraceFormat.code(.streamEnd):
+      let t = try Self.time(raw, kindByte: tag, of: .streamEnd)
       return .event(Event(t: t, .streamEnd(stream: try version2StreamName(&names))))
-    case .direction:
+    case BinaryTraceFormat.code(.direction):
+      let t = try Self.time(raw, kindByte: tag, of: .direction)
       let view = ViewName(rawValue: try version2Name(&names))
       return .event(
         Event(t: t, .direction(try directionUpdate(view: view, toward: try byte(), away: try byte()))))
-    case .display:
+    case BinaryTraceFormat.code(.display):
+      let t = try Self.time(raw, kindByte: tag, of: .display)
       let display = try decode("display", packed & 1, BinaryTraceFormat.display)
       return .event(Event(t: t, .display(DisplayChange(display: display, fullScreen: packed & 0b10 != 0))))
-    case .app:
+    case BinaryTraceFormat.code(.app):
+      let t = try Self.time(raw, kindByte: tag, of: .app)
       return .event(Event(t: t, .app(try decode("state", packed, BinaryTraceFormat.appState))))
-    case .session:
+    case BinaryTraceFormat.code(.session):
+      let t = try Self.time(raw, kindByte: tag, of: .session)
       let preview = packed >> 1
       guard preview <= 2 else { throw Failure("bad previewVisible \(preview)") }
       let state = SessionState(running: packed & 1 != 0, previewVisible: preview == 0 ? nil : preview == 2)
       return .event(Event(t: t, .session(state)))
-    case .mark:
+    case BinaryTraceFormat.code(.mark):
+      let t = try Self.time(raw, kindByte: tag, of: .mark)
       return .event(Event(t: t, .mark(label: try version2Label(names.labels))))
-    case .end:
-      return .event(Event(t: t, .end))
+    case BinaryTraceFormat.code(.end):
+      return .event(Event(t: try Self.time(raw, kindByte: tag, of: .end), .end))
+    default:
+      throw Failure("unknown record kind \(tag & 0x0F)")
     }
+  }
+
+  /// A record's `t`, once its kind byte is known to set only the bits `kind` uses.
+  @inline(__always)
+  private static func time(_ raw: Int64, kindByte tag: UInt8, of kind: EventKind) throws(Failure)
+    -> Nanoseconds
+  {
+    guard (tag >> 4) & ~BinaryTraceFormat.packedBits(of: kind) == 0 else {
+      throw Failure("unused bits set in kind byte \(tag)")
+    }
+    guard raw >= 0 else { throw Failure("'t' must not be negative (\(raw))") }
+    return Nanoseconds(raw)
   }
 
   /// An unsigned LEB128 number: seven bits a byte, the lowest first, in its shortest form.
