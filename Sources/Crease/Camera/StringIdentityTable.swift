@@ -116,11 +116,13 @@ struct StringIdentityTable {
     for (string, number) in held where place(string, number: number) { count &+= 1 }
   }
 
-  /// The two words of `string`, or `nil` where a `String` is not two words.
+  /// The two words of `string`, or `nil` where a `String` is not two words. Read without a
+  /// stack protector, as `String.isImmortal` reads them, and safe for its reason: the
+  /// load is of the 16 bytes lent.
   @inline(__always)
   private static func key(of string: String) -> Key? {
     guard MemoryLayout<String>.size == MemoryLayout<Key>.size else { return nil }
-    return withUnsafeBytes(of: string) { $0.loadUnaligned(as: Key.self) }
+    return _withUnprotectedUnsafeBytes(of: string) { $0.loadUnaligned(as: Key.self) }
   }
 
   /// The key's slot before masking: the high word multiplied into the low, and that multiplied
