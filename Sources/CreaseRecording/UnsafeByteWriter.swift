@@ -190,15 +190,29 @@
       return
     }
     if scaled < 0 { write(UInt8(ascii: "-")) }
-    writeDigits(scaled.magnitude / 1000)
-    write(UInt8(ascii: "."))
-    var fraction = scaled.magnitude % 1000
-    var width = 3
-    while width > 1 && fraction % 10 == 0 {
-      fraction /= 10
-      width -= 1
+    // The number is written once, as a whole number of tenths, hundredths or thousandths (the
+    // fewest that keep it exact), with a digit before the decimals at least; the point then
+    // goes in before the decimals. Two calls, for the whole part and the decimals, cost about
+    // 30 instructions a number more (callgrind, the day trace's angles).
+    var digits = scaled.magnitude
+    var decimals = 3
+    while decimals > 1 && digits % 10 == 0 {
+      digits /= 10
+      decimals -= 1
     }
-    writeDigits(fraction, minimumCount: width)
+    writeDigits(digits, minimumCount: decimals &+ 1)
+    reserve(1)
+    // Safe because the `decimals` bytes before the cursor are digits just written (at least
+    // `decimals + 1` were), and the byte at the cursor is reserved: each moves one place on,
+    // the last first, and the point takes the place of the first.
+    let point = cursor - decimals
+    var index = decimals
+    while index > 0 {
+      point[index] = point[index &- 1]
+      index &-= 1
+    }
+    point.initialize(to: UInt8(ascii: "."))
+    cursor += 1
   }
 
   /// The most bytes ``writeJSONString(_:)`` writes for a text of `utf8Count` bytes: quotes,

@@ -93,6 +93,34 @@ struct CueFormatTests {
     #expect(String(decoding: bytes, as: UTF8.self) == expected)
   }
 
+  @Test("decimals: seeded values of every size, the point among the digits, the next byte intact")
+  func seededDecimals() {
+    var random = SplitMix64(seed: 2026)
+    for _ in 0..<20_000 {
+      // Thousandths of up to 16 digits, with one to three trailing zeros now and then.
+      let digits = Int(random.next() % 16) + 1
+      var thousandths = Int64(random.next() % UnsafeByteWriter.powerOfTen(digits))
+      thousandths -= thousandths % Int64(UnsafeByteWriter.powerOfTen(Int(random.next() % 4)))
+      let value = (random.next() % 2 == 0 ? 1 : -1) * Double(thousandths) / 1000
+      // The rule, from the thousandths the value rounds to: the whole part, a point, and the
+      // decimals without trailing zeros but at least one.
+      let scaled = Int64((value * 1000).rounded(.toNearestOrAwayFromZero))
+      let fraction = String(scaled.magnitude % 1000)
+      var decimals = String(repeating: "0", count: 3 - fraction.count) + fraction
+      while decimals.count > 1 && decimals.hasSuffix("0") { decimals.removeLast() }
+      let expected = (scaled < 0 ? "-" : "") + "\(scaled.magnitude / 1000)." + decimals + ","
+      for capacity in [UnsafeByteWriter.decimalCapacity + 1, 64] {
+        var bytes: [UInt8] = []
+        bytes.append(writingAtMost: capacity) {
+          $0.writeDecimal(value)
+          $0.write(UInt8(ascii: ","))
+        }
+        #expect(
+          String(decoding: bytes, as: UTF8.self) == expected, "seed 2026, \(value) in \(capacity) bytes")
+      }
+    }
+  }
+
   @Test("the byte writer: digit counts at every power of ten, padding, and copies of every short length")
   func byteWriter() {
     var magnitudes: [UInt64] = [0, .max]
