@@ -93,7 +93,7 @@ struct CueFormatTests {
     #expect(String(decoding: bytes, as: UTF8.self) == expected)
   }
 
-  @Test("decimals: seeded values of every size, the point among the digits, the next byte intact")
+  @Test("decimals: seeded values of every size and halves, the point among the digits, the next byte intact")
   func seededDecimals() {
     var random = SplitMix64(seed: 2026)
     for _ in 0..<20_000 {
@@ -101,7 +101,13 @@ struct CueFormatTests {
       let digits = Int(random.next() % 16) + 1
       var thousandths = Int64(random.next() % UnsafeByteWriter.powerOfTen(digits))
       thousandths -= thousandths % Int64(UnsafeByteWriter.powerOfTen(Int(random.next() % 4)))
-      let value = (random.next() % 2 == 0 ? 1 : -1) * Double(thousandths) / 1000
+      let sign: Double = random.next() % 2 == 0 ? 1 : -1
+      // Now and then a binary fraction, so that the thousandths fall exactly on a half (0.0625
+      // is 62.5 thousandths) or near one.
+      let value =
+        random.next() % 4 == 0
+        ? sign * Double(random.next() % (1 << 40)) / Double(1 << (random.next() % 16))
+        : sign * Double(thousandths) / 1000
       // The rule, from the thousandths the value rounds to: the whole part, a point, and the
       // decimals without trailing zeros but at least one.
       let scaled = Int64((value * 1000).rounded(.toNearestOrAwayFromZero))
