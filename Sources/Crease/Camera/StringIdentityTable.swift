@@ -117,8 +117,8 @@ struct StringIdentityTable {
   }
 
   /// The two words of `string`, or `nil` where a `String` is not two words. Read without a
-  /// stack protector, as `String.isImmortal` reads them, and safe for its reason: the
-  /// load is of the 16 bytes lent.
+  /// stack protector, as `String.isImmortal` reads them: safe, since the load is of the 16
+  /// bytes lent.
   @inline(__always)
   private static func key(of string: String) -> Key? {
     guard MemoryLayout<String>.size == MemoryLayout<Key>.size else { return nil }

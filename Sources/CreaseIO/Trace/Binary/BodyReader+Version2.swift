@@ -88,7 +88,8 @@ extension BodyReader {
     }
   }
 
-  /// A record's `t`, once its kind byte is known to set only the bits `kind` uses.
+  /// A record's `t`, after checking that its kind byte sets only the bits `kind` uses and that
+  /// `t` is not negative: the checks and their order every kind shares.
   @inline(__always)
   private static func time(_ raw: Int64, kindByte tag: UInt8, of kind: EventKind) throws(Failure)
     -> Nanoseconds
