@@ -273,7 +273,7 @@ struct BinaryTraceReaderTests {
   static func varint(_ bytes: [UInt8]) -> Result<UInt64, BodyReader.Failure> {
     let padded = bytes + [UInt8](repeating: 0xFF, count: 8)
     return padded.withUnsafeBytes { buffer in
-      var body = BodyReader(bytes: buffer, position: 0, end: bytes.count)
+      var body = BodyReader(bytes: buffer.baseAddress!, position: 0, end: bytes.count)
       return Result { () throws(BodyReader.Failure) in
         let value = try body.varint()
         guard body.position == bytes.count else { throw BodyReader.Failure("read \(body.position) bytes") }

@@ -45,6 +45,8 @@ public final class BinaryTraceReader: RecordReader {
   /// read before it is written. (Zeroing the whole megabyte when a reader opened cost 1.1
   /// million instructions, 55 an event in a trace of 20,000.)
   private let buffer: UnsafeMutableRawBufferPointer
+  /// The buffer's first byte, for a record's decoding.
+  private let bufferStart: UnsafeMutableRawPointer
   private let capacity = BinaryTraceFormat.maximumRecordLength + (1 << 16)
   /// The zero bytes kept after the bytes read: a word's load from the last byte read stays
   /// within them.
@@ -80,6 +82,7 @@ public final class BinaryTraceReader: RecordReader {
     self.source = source
     let size = capacity + Self.padding
     buffer = .allocate(byteCount: size, alignment: 8)
+    bufferStart = buffer.baseAddress!
     state = .allocate(capacity: 1)
     state.initialize(to: DecodingState())
     zeroPadding()
@@ -154,7 +157,7 @@ public final class BinaryTraceReader: RecordReader {
   /// trace).
   @inline(__always) private func decodeRecord(prefix: Int, length: Int) -> TraceItem {
     let recordEnd = start &+ prefix &+ length
-    var body = BodyReader(bytes: UnsafeRawBufferPointer(buffer), position: start &+ prefix, end: recordEnd)
+    var body = BodyReader(bytes: UnsafeRawPointer(bufferStart), position: start &+ prefix, end: recordEnd)
     start = recordEnd
     consumed &+= prefix &+ length
     do throws(BodyReader.Failure) {
