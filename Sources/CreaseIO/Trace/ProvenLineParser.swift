@@ -715,7 +715,9 @@ struct ProvenLineParser {
     /// An integer as ``number()`` reads it: a negative one by ``number()``, the others by
     /// ``naturalNumber()``.
     @inline(__always) mutating func integer() -> Int64? {
-      guard offset < bytes.count, bytes[offset] == UInt8(ascii: "-") else { return naturalNumber() }
+      guard zeroPadded || offset < bytes.count, byte(at: offset) == UInt8(ascii: "-") else {
+        return naturalNumber()
+      }
       guard case .integer(let value)? = number() else { return nil }
       return value
     }
