@@ -20,18 +20,17 @@ struct ReadAheadReaderTests {
   }
 
   /// Everything `reader` hands over, item by item, and the error it ends with, if any. With
-  /// `takingEvents`, each event a reading-ahead reader offers is taken as a replay's fast loop
-  /// takes it, and counted in `taken`.
+  /// `takingEvents`, each event a reading-ahead reader offers whose `t` `admits` accepts is
+  /// taken as a replay's fast loop takes it, and counted in `taken`; the rest come from `next()`.
   static func observe(
-    _ reader: any RecordReader, takingEvents: Bool = false
+    _ reader: any RecordReader, takingEvents: Bool = false, admits: (Nanoseconds) -> Bool = { _ in true }
   ) -> (items: [Observation], error: String?, taken: Int) {
     var items: [Observation] = []
     var taken = 0
     while true {
       let item: TraceItem
-      if takingEvents, let ahead = reader as? ReadAheadReader, let t = ahead.nextEventTime() {
-        let event = ahead.takeEvent()
-        #expect(event.t == t)
+      if takingEvents, let ahead = reader as? ReadAheadReader, let event = ahead.takeEvent(if: admits) {
+        #expect(admits(event.t))
         item = .record(.event(event))
         taken += 1
       } else {
@@ -124,9 +123,9 @@ struct ReadAheadReaderTests {
   }
 
   @Test(
-    "an event taken straight from the batch is the item next() hands over, with its line and position; the rest is left to next()",
-    arguments: [false, true])
-  func eventsTakenDirectly(binary: Bool) {
+    "an event taken straight from the batch is the item next() hands over, with its line and position; the rest, and an event not admitted, is left to next()",
+    arguments: [false, true], [false, true])
+  func eventsTakenDirectly(binary: Bool, refusingOddTimes: Bool) {
     let text = Self.mixedTrace(lines: 2 * ReadAheadReader.batchSize + 3) + #"{"t":1,"kind":"end"}"# + "\n"
     let converted = MemorySink()
     _ = try? TraceConverter.convert(
@@ -137,11 +136,24 @@ struct ReadAheadReaderTests {
         : JSONLinesReader(source: MemorySource(text, chunkSize: 997))
     }
     let expected = Self.observe(open())
-    let observed = Self.observe(ReadAheadReader(open()), takingEvents: true)
+    // The trace's times are whole milliseconds: every other one refused, when refusing.
+    let admits: (Nanoseconds) -> Bool = { t in !refusingOddTimes || (t.rawValue / 1_000_000) % 2 == 0 }
+    let observed = Self.observe(ReadAheadReader(open()), takingEvents: true, admits: admits)
     let events = expected.items.filter { $0.item.hasPrefix("record event") && !$0.item.contains(".end") }
-    // All but at most the first item of each batch after the first, which next() fetches.
+    var admitted = 0
+    let direct = open()
+    reading: while let item = try? direct.next() {
+      switch item {
+      case .record(.event(let event)) where !event.isEnd: admitted += admits(event.t) ? 1 : 0
+      case .endOfInput: break reading
+      default: continue
+      }
+    }
+    #expect(refusingOddTimes ? admitted < events.count / 3 * 2 : admitted == events.count)
+    // All admitted events but at most the first item of each batch after the first, which
+    // next() fetches.
     let batches = (expected.items.count + ReadAheadReader.batchSize - 1) / ReadAheadReader.batchSize
-    #expect(observed.taken >= events.count - (batches - 1))
+    #expect(observed.taken >= admitted - (batches - 1))
     #expect(events.count > ReadAheadReader.batchSize)
     #expect(observed.error == nil)
     Self.expectSameItems(observed.items, expected.items)

@@ -16,13 +16,10 @@ protocol EventFeed: AnyObject {
   /// unknown keys) and for waiting on a live source.
   var reader: any RecordReader { get }
 
-  /// The `t` of the next item when it is an event other than `end`, which ``takeEvent()`` then
-  /// takes; `nil` when it is anything else (``takeItem()`` gives it). May wait for the source:
-  /// a replay asks only of a source that never waits for a writer.
-  func nextEventTime() throws -> Nanoseconds?
-
-  /// Moves out the event ``nextEventTime()`` announced.
-  func takeEvent() -> Event
+  /// Moves out the next item when it is an event other than `end` whose `t` `admits` accepts;
+  /// `nil`, leaving the item to ``takeItem()``, when it is anything else. May wait for the
+  /// source: a replay asks only of a source that never waits for a writer.
+  func takeEvent(if admits: (Nanoseconds) -> Bool) throws -> Event?
 
   /// Moves out the next item, whatever it is.
   func takeItem() throws -> TraceItem

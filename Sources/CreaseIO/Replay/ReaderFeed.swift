@@ -3,8 +3,8 @@ import Crease
 /// A reader's items, read on the replay's own thread as it asks for them: one thread, several
 /// sources, a live source, or a rejects output (``ReplayPlan/inline``, ``ReplayPlan/writeBehind``).
 ///
-/// Asking for the next event's time reads the next item and holds it until it is taken; the
-/// reader's position and line then describe the held item, which is the next one taken.
+/// Asking for the next event reads the next item and holds it until it is taken; the reader's
+/// position and line then describe the held item, which is the next one taken.
 final class ReaderFeed: EventFeed {
   let reader: any RecordReader
   /// The item read and not yet taken, moved in and out of storage of its own rather than kept
@@ -21,17 +21,19 @@ final class ReaderFeed: EventFeed {
     held.deallocate()
   }
 
-  func nextEventTime() throws -> Nanoseconds? {
+  func takeEvent(if admits: (Nanoseconds) -> Bool) throws -> Event? {
     if !isHolding {
       held.initialize(to: try reader.next())
       isHolding = true
     }
-    return held.pointee.eventTime
-  }
-
-  func takeEvent() -> Event {
-    guard case .record(.event(let event)) = takeHeld() else { preconditionFailure("not an event") }
-    return event
+    switch held.move() {
+    case .record(.event(let event)) where !event.isEnd && admits(event.t):
+      isHolding = false
+      return event
+    case let other:
+      held.initialize(to: other)
+      return nil
+    }
   }
 
   func takeItem() throws -> TraceItem { isHolding ? takeHeld() : try reader.next() }

@@ -140,11 +140,12 @@ struct ReplayRun<Processor: EventProcessor & Sendable, Feed: EventFeed, Sink: Cu
       if let noted = latestEvent, latest > noted { latestEvent = latest }
     }
     let feed = source.feed
-    while let t = try feed.nextEventTime() {
-      // A sink that draws the inputs is told of an event only once the engine would take it;
-      // one refused stays in the feed.
-      if Sink.notesEvents, engine.refusal(at: t, isEnd: false, from: source.index) != nil { break }
-      let event = feed.takeEvent()
+    // A sink that draws the inputs is told of an event only once the engine would take it; one
+    // refused stays in the feed.
+    while let event = try feed.takeEvent(if: { t in
+      !Sink.notesEvents || engine.refusal(at: t, isEnd: false, from: source.index) == nil
+    }) {
+      let t = event.t
       if notesEachRead || latestEvent == nil { noteRead(t) }
       if t > latest { latest = t }
       try sink.note(event, from: source.index)

@@ -127,24 +127,26 @@ public final class ReadAheadReader: RecordReader {
     return (items! + cursor).move()
   }
 
-  /// The `t` of the next item when the batch being handed over holds it and it is an event
-  /// other than `end`: one ``takeEvent()`` may take. At the batch's end, `nil`, so that the
-  /// replay's fast loop ends and ``next()`` waits for the next batch.
+  /// Moves out the next item of the batch being handed over when it is an event other than
+  /// `end` whose `t` `admits` accepts: ``next()`` without the item's wrapping. At the batch's
+  /// end, `nil`, so that the replay's fast loop ends and ``next()`` waits for the next batch.
+  /// The item is moved out and looked at once, and moved back in the rare case it is not
+  /// taken: asking its time in place and then moving it out looked at its kind twice
+  /// (callgrind, the day trace: 1 instruction an event binary, 2 JSON Lines).
   @inline(__always)
-  func nextEventTime() -> Nanoseconds? {
+  func takeEvent(if admits: (Nanoseconds) -> Bool) -> Event? {
     guard cursor < count else { return nil }
-    return items![cursor].eventTime
-  }
-
-  /// Moves out the next item, which ``nextEventTime()`` said is an event: ``next()`` without the
-  /// item's wrapping.
-  @inline(__always)
-  func takeEvent() -> Event {
-    lastIndex = cursor
-    if collectsKeys { lastUnknownKeys = batch!.unknownKeys(at: cursor) }
-    defer { cursor &+= 1 }
-    guard case .record(.event(let event)) = (items! + cursor).move() else { fatalError("not an event") }
-    return event
+    let slot = items! + cursor
+    switch slot.move() {
+    case .record(.event(let event)) where !event.isEnd && admits(event.t):
+      lastIndex = cursor
+      if collectsKeys { lastUnknownKeys = batch!.unknownKeys(at: cursor) }
+      cursor &+= 1
+      return event
+    case let other:
+      slot.initialize(to: other)
+      return nil
+    }
   }
 
   /// Gives the batch just handed over back to the reading thread and waits for the next one;
