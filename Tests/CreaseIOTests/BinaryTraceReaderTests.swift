@@ -213,6 +213,21 @@ struct BinaryTraceReaderTests {
     #expect(cameraMessage == "unknown camera")
   }
 
+  @Test("a frame that gives by number an empty name the table holds is refused as one that spells it")
+  func emptyStreamNameByNumber() throws {
+    var bytes = BinaryTraceEncoder().fileHeader
+    bytes += [4, 2 | 8 << 4, 10, 0, 0]  // a frame at t 5 spelling out an empty name: number 1
+    bytes += [4, 2 | 8 << 4, 0, 1, 0]  // a frame at t 5 on name number 1, pts 0
+    bytes += [8, 9, 0, 5] + Array("after".utf8)  // a mark at t 5
+    let reader = BinaryTraceReader(source: MemorySource(bytes))
+    for _ in 0..<2 {
+      guard case .bad(_, let message) = try reader.next() else { Issue.record("a frame read"); return }
+      #expect(message == "'stream' must not be empty")
+    }
+    guard case .record(.event(let mark)) = try reader.next() else { Issue.record("no mark"); return }
+    #expect(mark == Event(t: 5, .mark(label: "after")), "the table and the times stay in step")
+  }
+
   /// Version 2 records damaged one way each, between two good marks: the first at t 10, the
   /// last 10 after the damaged record's `t` (most of which are 5 after the first's). The message,
   /// and the last mark's `t` when reading goes on past the damage.

@@ -14,6 +14,9 @@ struct BinaryNameTable {
   /// The long mark labels made lately, made again without allocating: labels are spelled out
   /// every time, and a trace repeats a few of them.
   let labels = RecentStrings()
+  /// Whether an empty name has been numbered: no stream may have one, and a frame's name is
+  /// checked by its text only when this is set (or it is spelled out).
+  private(set) var numbersAnEmptyName = false
 
   /// The name numbered `number`, or `nil` when no name has that number yet.
   /// - Complexity: O(1).
@@ -27,6 +30,8 @@ struct BinaryNameTable {
   /// Adds a name just spelled out, when the budget admits it.
   /// - Complexity: Amortized O(1).
   mutating func add(_ name: String) {
-    if room.admit(StreamName(rawValue: name)) { names.append(name) }
+    guard room.admit(StreamName(rawValue: name)) else { return }
+    names.append(name)
+    if name.isEmpty { numbersAnEmptyName = true }
   }
 }
