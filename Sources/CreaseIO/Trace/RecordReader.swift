@@ -14,15 +14,6 @@ public enum TraceItem {
   /// A case rather than an optional result, which is destroyed twice per record. Tuning:
   /// moved-not-copied.
   case endOfInput
-
-  /// The `t` of an event other than `end`, `nil` for any other item: what a replay's fast loop
-  /// admits without the general handling. Read in place, nothing copied.
-  @inline(__always)
-  var eventTime: Nanoseconds? {
-    guard case .record(.event(let event)) = self else { return nil }
-    if case .end = event.payload { return nil }
-    return event.t
-  }
 }
 
 /// Reads the records of one trace, in one format. Replay, check, stats, plot and convert read
