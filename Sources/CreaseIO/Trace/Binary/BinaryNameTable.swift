@@ -14,8 +14,9 @@ struct BinaryNameTable {
   /// The long mark labels made lately, made again without allocating: labels are spelled out
   /// every time, and a trace repeats a few of them.
   let labels = RecentStrings()
-  /// Whether an empty name has been numbered: no stream may have one, and a frame's name is
-  /// checked by its text only when this is set (or it is spelled out).
+  /// Whether an empty name has been numbered: no stream may have one, and a stream's name given
+  /// by number (a frame's, a drop's, an input's, a stream end's) is checked by its text only
+  /// when this is set.
   private(set) var numbersAnEmptyName = false
 
   /// The name numbered `number`, or `nil` when no name has that number yet.
