@@ -85,7 +85,7 @@ public struct ImportedFrames: Sequence, Sendable {
     private var upcoming: [Int64?]
     private var latest: [Nanoseconds]
     /// Tracks with a frame left, ordered by their next frame's `t` and then their place.
-    private var heap: [(t: Nanoseconds, track: Int)] = []
+    private var merge = RunMerge()
     /// The end of a track whose last frame was just taken while others have frames left.
     private var endedTrack: Event?
 
@@ -96,7 +96,7 @@ public struct ImportedFrames: Sequence, Sendable {
       self.cursors = cursors
       latest = Array(repeating: .zero, count: frames.tracks.count)
       for track in frames.tracks.indices where upcoming[track] != nil {
-        push((nextTime(of: track), track))
+        merge.insert(run: track, time: nextTime(of: track))
       }
     }
 
@@ -108,49 +108,17 @@ public struct ImportedFrames: Sequence, Sendable {
 
     public mutating func next() -> Event? {
       if let ended = endedTrack.take() { return ended }
-      guard let (t, track) = heap.first else { return nil }
+      guard let (t, track) = merge.first else { return nil }
       let pts = frames.tracks[track].pts(upcoming[track]!)
       latest[track] = t
       upcoming[track] = cursors[track].next()
       if upcoming[track] != nil {
-        heap[0] = (nextTime(of: track), track)
-        siftDown(0)
+        merge.advanceFirst(to: nextTime(of: track))
       } else {
-        heap[0] = heap[heap.count - 1]
-        heap.removeLast()
-        if !heap.isEmpty {
-          siftDown(0)
-          endedTrack = Event(t: t, .streamEnd(stream: frames.tracks[track].stream))
-        }
+        merge.removeFirst()
+        if !merge.isEmpty { endedTrack = Event(t: t, .streamEnd(stream: frames.tracks[track].stream)) }
       }
       return Event(t: t, .frame(Frame(stream: frames.tracks[track].stream, pts: pts, camera: frames.camera)))
-    }
-
-    private static func precedes(_ a: (t: Nanoseconds, track: Int), _ b: (t: Nanoseconds, track: Int)) -> Bool
-    {
-      (a.t, a.track) < (b.t, b.track)
-    }
-
-    private mutating func push(_ entry: (t: Nanoseconds, track: Int)) {
-      heap.append(entry)
-      var child = heap.count - 1
-      while child > 0, Self.precedes(heap[child], heap[(child - 1) / 2]) {
-        heap.swapAt(child, (child - 1) / 2)
-        child = (child - 1) / 2
-      }
-    }
-
-    private mutating func siftDown(_ start: Int) {
-      var parent = start
-      while true {
-        let (left, right) = (2 * parent + 1, 2 * parent + 2)
-        var first = parent
-        if left < heap.count, Self.precedes(heap[left], heap[first]) { first = left }
-        if right < heap.count, Self.precedes(heap[right], heap[first]) { first = right }
-        if first == parent { return }
-        heap.swapAt(parent, first)
-        parent = first
-      }
     }
   }
 }

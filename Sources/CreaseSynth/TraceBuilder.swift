@@ -252,65 +252,41 @@ public struct SyntheticEvents: Sequence, Sendable {
 
   public func makeIterator() -> Iterator { Iterator(producers: producers, end: end) }
 
-  /// Takes the earliest of the producers' next events from a heap.
+  /// Takes the earliest of the producers' next events.
   public struct Iterator: IteratorProtocol {
     private var producers: [EventProducer]
-    /// Each producer with an event left: that event, keyed by its `t` and the producer's place.
-    private var heap: [(event: Event, producer: Int)] = []
+    /// Each producer's next event, taken from it and not yet given out.
+    private var upcoming: [Event?]
+    /// The producers with an event left, ordered by that event's `t` and then their place.
+    private var merge = RunMerge()
     private let end: Int64
     private var ended = false
 
     init(producers: [EventProducer], end: Int64) {
       self.producers = producers
       self.end = end
+      upcoming = []
       for index in producers.indices {
-        if let event = self.producers[index].next() { push((event, index)) }
+        upcoming.append(self.producers[index].next())
+        if let event = upcoming[index] { merge.insert(run: index, time: event.t) }
       }
     }
 
     public mutating func next() -> Event? {
-      guard let (event, producer) = heap.first, event.t.rawValue <= end else {
+      guard let (t, producer) = merge.first, t.rawValue <= end else {
         if ended { return nil }
         ended = true
-        heap = []
+        merge.removeAll()
         return Event(t: Nanoseconds(end), .end)
       }
-      if let following = producers[producer].next() {
-        heap[0] = (following, producer)
+      let event = upcoming[producer].take()!
+      upcoming[producer] = producers[producer].next()
+      if let following = upcoming[producer] {
+        merge.advanceFirst(to: following.t)
       } else {
-        heap[0] = heap[heap.count - 1]
-        heap.removeLast()
+        merge.removeFirst()
       }
-      if !heap.isEmpty { siftDown() }
       return event
-    }
-
-    private static func precedes(_ a: (event: Event, producer: Int), _ b: (event: Event, producer: Int))
-      -> Bool
-    {
-      (a.event.t, a.producer) < (b.event.t, b.producer)
-    }
-
-    private mutating func push(_ entry: (event: Event, producer: Int)) {
-      heap.append(entry)
-      var child = heap.count - 1
-      while child > 0, Self.precedes(heap[child], heap[(child - 1) / 2]) {
-        heap.swapAt(child, (child - 1) / 2)
-        child = (child - 1) / 2
-      }
-    }
-
-    private mutating func siftDown() {
-      var parent = 0
-      while true {
-        let (left, right) = (2 * parent + 1, 2 * parent + 2)
-        var first = parent
-        if left < heap.count, Self.precedes(heap[left], heap[first]) { first = left }
-        if right < heap.count, Self.precedes(heap[right], heap[first]) { first = right }
-        if first == parent { return }
-        heap.swapAt(parent, first)
-        parent = first
-      }
     }
   }
 }
