@@ -4,7 +4,9 @@
 ///
 /// A binary min-heap of each unfinished run's next time, paired with the run's number. Its owner
 /// keeps the elements; the merge only says which run's comes next. A synthetic trace merges its
-/// producers' events with it, and an imported recording its tracks' frames.
+/// producers' events with it, and an imported recording its tracks' frames; it lives here, beside
+/// the engine's other orderings, because the core is the one module both depend on. The engine
+/// itself does not use it: its sources are merged by the reorder buffer, event by event.
 package struct RunMerge: Sendable {
   private var heap: [(time: Nanoseconds, run: Int)] = []
 
