@@ -32,7 +32,7 @@ struct ReorderBufferTests {
         // Mostly in order; now and then up to 20 places early.
         let key = next - Int(random.next() % 4 == 0 ? random.next() % 20 : 0)
         next += 1
-        buffer.insert(Self.item(key))
+        buffer.insert(Self.item(key)) { _ in }
         reference.append(Self.item(key))
         reference.sort { $0.key < $1.key }
       } else {
@@ -51,19 +51,38 @@ struct ReorderBufferTests {
   @Test("a copy keeps its elements when the original changes, and the other way round")
   func copied() {
     var original = ReorderBuffer<Item>(capacity: 4)
-    for key in [3, 1, 2] { original.insert(Self.item(key)) }
+    for key in [3, 1, 2] { original.insert(Self.item(key)) { _ in } }
     var copy = original.copied()
     #expect(original.popFirst()?.key == 1)
-    original.insert(Self.item(0))
-    copy.insert(Self.item(9))
+    original.insert(Self.item(0)) { _ in }
+    copy.insert(Self.item(9)) { _ in }
     #expect(Array(draining: &copy).map(\.key) == [1, 2, 3, 9])
     #expect(Array(draining: &original).map(\.key) == [0, 2, 3])
+  }
+
+  @Test("an insertion changes the element where it went, not the last slot, across wrap-around")
+  func updatesInsertedElement() {
+    var buffer = ReorderBuffer<Item>(capacity: 4)
+    // Two in and out first, so that the ring's head is not at its storage's start.
+    for key in [0, 1] { buffer.insert(Self.item(key)) { _ in } }
+    _ = buffer.popFirst()
+    _ = buffer.popFirst()
+    for key in [10, 20, 30] { buffer.insert(Self.item(key)) { _ in } }
+    let label = buffer.insert(Self.item(15)) { item in
+      item.label = "changed in place"
+      return item.label
+    }
+    #expect(label == "changed in place")
+    #expect(
+      Array(draining: &buffer).map(\.label) == [
+        Self.item(10).label, "changed in place", Self.item(20).label, Self.item(30).label,
+      ])
   }
 
   @Test("a condition that fails leaves the smallest element in place")
   func conditionKeepsElement() {
     var buffer = ReorderBuffer<Item>()
-    buffer.insert(Self.item(5))
+    buffer.insert(Self.item(5)) { _ in }
     #expect(buffer.popFirst(if: { $0.key < 5 }) == nil)
     #expect(buffer.count == 1)
     #expect(buffer.popFirst(if: { $0.key == 5 })?.label == Self.item(5).label)

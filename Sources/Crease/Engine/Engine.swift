@@ -198,9 +198,9 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
     // No deferred work: the push finished it, and nothing since made more. The text is counted
     // where the event lies in the ring: counted before, the payload was copied out for the
     // count (callgrind, the day trace: 16 instructions an event, both formats).
-    let index = buffer.insert(
-      PendingEvent(event: consume event, source: source, sequence: nextSequence, textBytes: 0))
-    let textBytes = buffer.update(at: index) { pending in
+    let textBytes = buffer.insert(
+      PendingEvent(event: consume event, source: source, sequence: nextSequence, textBytes: 0)
+    ) { pending in
       pending.textBytes = pending.event.payload.textByteCount
       return pending.textBytes
     }
