@@ -79,7 +79,9 @@ struct ReorderBuffer<Element: Comparable>: ~Copyable, Sendable where Element: Se
   /// Safe because slots `head..<head + count` (wrapped) hold initialized elements, and only
   /// they: an element is initialized at the slot after the last, once the capacity has room,
   /// moved out from the front, and `deinit` moves out the rest; ``subscript(_:)`` is asserted
-  /// to be asked below `count`.
+  /// to be asked below `count`, and ``first`` while there is an element. The slot
+  /// ``insertSorted(_:)`` returns holds the element it placed, and the buffer writes through it
+  /// before anything else changes the ring.
   ///
   /// Unchecked-sendable, safe because a ring is referenced by one buffer only (the buffer is not
   /// copyable and ``ReorderBuffer/copied()`` makes a new ring), so whoever may change the buffer
