@@ -179,7 +179,7 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
     // Whether the event is `end` is asked here only of a refused one (an `end` is never late);
     // the admission asks it of the others.
     if let reason = refusal(at: t, isEnd: false, from: source), reason == .afterEnd || !event.isEnd {
-      if reason != .afterEnd, t > sources[source].latest ?? .min { sources[source].latest = t }
+      if reason != .afterEnd { sources.raiseLatest(of: source, to: t) }
       throw RefusedEvent(event: consume event, reason: reason)
     }
     admit(consume event, from: source)
@@ -194,7 +194,7 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
       finish(source: source)
       return
     }
-    if event.t > sources[source].latest ?? .min { sources[source].latest = event.t }
+    sources.raiseLatest(of: source, to: event.t)
     // No deferred work: the push finished it, and nothing since made more. The text is counted
     // where the event lies in the ring: counted before, the payload was copied out for the
     // count (callgrind, the day trace: 16 instructions an event, both formats).

@@ -28,6 +28,20 @@ struct SourceStates: RandomAccessCollection, MutableCollection, Sendable {
   @usableFromInline var startIndex: Int { 0 }
   @usableFromInline var endIndex: Int { others.count + 1 }
 
+  /// Moves source `index`'s latest `t` up to `t` when `t` is later than it (than `.min` while the
+  /// source has read nothing).
+  /// - Complexity: O(1).
+  // Asked for every event: through the subscript, a read and a write of the whole state each
+  // asked which source it was (callgrind, the day trace: 1 instruction an event, both formats).
+  @inline(__always)
+  mutating func raiseLatest(of index: Int, to t: Nanoseconds) {
+    if index == 0 {
+      if t > first.latest ?? .min { first.latest = t }
+    } else if t > others[index - 1].latest ?? .min {
+      others[index - 1].latest = t
+    }
+  }
+
   /// - Complexity: O(1).
   @inlinable
   subscript(index: Int) -> State {
