@@ -24,11 +24,11 @@ struct CueBatchTests {
     var engine = try Self.engine(holdingMarks: 3)
     let bound = Pipeline(configuration: .default).latencyBound(
       for: Cue(t: .zero, since: .zero, .mark(label: "")))
-    batch.append(cuesOf: &engine)
+    batch.append(cuesOf: &engine, askingBounds: true)
     let drained = !engine.hasCues
     #expect(drained)
     var later = try Self.engine(holdingMarks: 4, from: 3)
-    batch.append(cuesOf: &later)
+    batch.append(cuesOf: &later, askingBounds: true)
     #expect(batch.capacity >= 7)
     var taken: [String] = []
     while let (cue, cueBound) = batch.takeFirst() {
@@ -44,11 +44,11 @@ struct CueBatchTests {
   func partlyTaken() throws {
     let batch = CueBatch(capacity: 4)
     var engine = try Self.engine(holdingMarks: 4)
-    batch.append(cuesOf: &engine)
+    batch.append(cuesOf: &engine, askingBounds: true)
     _ = batch.takeFirst()
     batch.removeAll()
     var again = try Self.engine(holdingMarks: 2, from: 10)
-    batch.append(cuesOf: &again)
+    batch.append(cuesOf: &again, askingBounds: true)
     #expect(batch.takeFirst()?.cue.kind == .mark(label: Self.label(10)))
     #expect(batch.takeFirst()?.cue.kind == .mark(label: Self.label(11)))
     #expect(batch.takeFirst() == nil)

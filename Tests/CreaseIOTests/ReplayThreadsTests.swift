@@ -92,7 +92,7 @@ struct ReplayThreadsTests {
   static func replay(
     _ bytes: [UInt8], threads: Int, strict: Bool = false, format: CueFormat = .jsonl,
     lateToCues: Bool = false, withLate: Bool = true, withRejects: Bool = false, room: Int = .max,
-    name: String = "trace.jsonl"
+    name: String = "trace.jsonl", countsCues: Bool = true
   ) -> Run {
     let cues = NotingSink()
     cues.room = room
@@ -103,6 +103,7 @@ struct ReplayThreadsTests {
     replay.maximumThreads = threads
     replay.strict = strict
     replay.format = format
+    replay.countsCues = countsCues
     let source = NotingSource(bytes, name: name)
     var summary = ReplaySummary(sources: [])
     var failure: String?
@@ -162,6 +163,27 @@ struct ReplayThreadsTests {
     #expect(expected.summary.total.late > 0)
     #expect(expected.diagnostics.contains("late line(s) not processed"))
     #expect(observed == expected)
+  }
+
+  @Test(
+    "a replay that counts no cues writes the same bytes and counts the same lines, on every sink",
+    arguments: [
+      (1, CueFormat.jsonl, false, "trace.jsonl"), (2, .jsonl, true, "trace.jsonl"),
+      (1, .chrome, false, "trace.jsonl"),
+      (2, .jsonl, false, "trace.crtrace"),
+    ])
+  func countingNoCues(threads: Int, format: CueFormat, withRejects: Bool, name: String) {
+    let trace = name.hasSuffix(".crtrace") ? Self.binaryTrace : Self.trace
+    let counted = Self.replay(trace, threads: threads, format: format, withRejects: withRejects, name: name)
+    let uncounted = Self.replay(
+      trace, threads: threads, format: format, withRejects: withRejects, name: name, countsCues: false)
+    #expect(counted.summary.cues.values.reduce(0) { $0 + $1.count } > 1024)
+    #expect(uncounted.summary.cues.isEmpty)
+    #expect(uncounted.summary.total == counted.summary.total)
+    #expect(uncounted.cues == counted.cues)
+    #expect(uncounted.diagnostics == counted.diagnostics)
+    #expect(uncounted.late == counted.late)
+    #expect(uncounted.writtenElsewhere == counted.writtenElsewhere)
   }
 
   @Test("late lines going where the cues go keep their place among them: the cues stay on this thread")

@@ -393,11 +393,11 @@ public struct Engine<Processor: EventProcessor>: ~Copyable, Sendable where Proce
   }
 
   /// ``drainCues(_:)``, handing `body` no bound (`nil`) unless `askingBounds`: for the owners
-  /// in this module that drop it (a session's drain of cues alone, the cue sequence), where
-  /// the bound asked and thrown away cost 21 instructions an event (callgrind, `make
-  /// library-cost`, `CreaseSession`).
+  /// in this package that drop it (a session's drain of cues alone, the cue sequence, a replay
+  /// that keeps no statistics of its cues), where the bound asked and thrown away cost 21
+  /// instructions an event (callgrind, `make library-cost`, `CreaseSession`).
   @inlinable
-  mutating func drainCues(
+  package mutating func drainCues(
     askingBounds: Bool, _ body: (consuming Cue, Nanoseconds?) throws -> Void
   ) rethrows {
     // Each cue moved out of the array, not copied and then destroyed with it: reversed, the

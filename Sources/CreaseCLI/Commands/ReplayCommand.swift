@@ -173,6 +173,7 @@ enum ReplayCommand: Subcommand {
     replay.strict = options.strict
     replay.format = options.format
     replay.cueFilter = options.cueFilter
+    replay.countsCues = options.wantsSummary
     replay.pacer = options.speed.map { Pacer(speed: $0) }
     replay.idleAdvance = options.idleAdvance
     replay.loops = options.loops

@@ -7,13 +7,15 @@ struct ChromeCueSink: CueSink {
   private let timeline: ChromeTimeline
   private let staged = CueBatch(capacity: CueWriter.batchSize)
   private let filter: CueFilter
+  private let countsCues: Bool
   private var summary = ReplaySummary(sources: [])
 
   /// A sink writing the timeline of the traces named `sourceNames`, with the cues `filter` lets
-  /// through, to `output`.
-  init(output: LineOutput, sourceNames: [String], filter: CueFilter) {
+  /// through, to `output`, and counting every cue in its summary when `countsCues`.
+  init(output: LineOutput, sourceNames: [String], filter: CueFilter, countsCues: Bool) {
     self.output = output
     self.filter = filter
+    self.countsCues = countsCues
     timeline = ChromeTimeline(sourceNames: sourceNames)
   }
 
@@ -30,8 +32,8 @@ struct ChromeCueSink: CueSink {
 
   mutating func write<Processor>(cuesOf engine: inout Engine<Processor>) throws {
     let timeline = timeline
-    try staged.pass(cuesOf: &engine) { cue, bound in
-      summary.record(cue, bound: bound)
+    try staged.pass(cuesOf: &engine, askingBounds: countsCues) { cue, bound in
+      if countsCues { summary.record(cue, bound: bound) }
       if filter.writes(cue.kind.tag) { try output.write(at: cue.t) { timeline.encode(cue, into: &$0) } }
     }
   }

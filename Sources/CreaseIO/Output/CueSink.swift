@@ -6,7 +6,8 @@ import Crease
 /// ``TraceReplay/run(_:reopen:to:)``.
 ///
 /// Each sink records the cues it writes in a summary of its own, which ``finish(at:)`` returns:
-/// a sink that writes on another thread records them there.
+/// a sink that writes on another thread records them there. A replay whose summary is not read
+/// makes its sink count none (``TraceReplay/countsCues``).
 protocol CueSink {
   /// Writes what comes before the first cue (a document's opening).
   mutating func begin() throws

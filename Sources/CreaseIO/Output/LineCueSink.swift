@@ -6,16 +6,19 @@ struct LineCueSink: CueSink {
   private var output: LineOutput
   private let format: CueFormat
   private let filter: CueFilter
+  private let countsCues: Bool
   /// The cues drained, on their way to the output.
   private let staged = CueBatch(capacity: CueWriter.batchSize)
   private var summary = ReplaySummary(sources: [])
 
-  /// A sink writing the cues `filter` lets through to `output` in `format`, a line format.
-  init(output: LineOutput, format: CueFormat, filter: CueFilter) {
+  /// A sink writing the cues `filter` lets through to `output` in `format`, a line format, and
+  /// counting every cue in its summary when `countsCues`.
+  init(output: LineOutput, format: CueFormat, filter: CueFilter, countsCues: Bool) {
     precondition(format != .chrome, "the Chrome timeline has a sink of its own")
     self.output = output
     self.format = format
     self.filter = filter
+    self.countsCues = countsCues
   }
 
   func begin() {}
@@ -28,8 +31,8 @@ struct LineCueSink: CueSink {
   func note(_ event: borrowing Event, from source: Int) {}
 
   mutating func write<Processor>(cuesOf engine: inout Engine<Processor>) throws {
-    try staged.pass(cuesOf: &engine) { cue, bound in
-      summary.record(cue, bound: bound)
+    try staged.pass(cuesOf: &engine, askingBounds: countsCues) { cue, bound in
+      if countsCues { summary.record(cue, bound: bound) }
       if filter.writes(cue.kind.tag) { try output.write(cue, in: format) }
     }
   }

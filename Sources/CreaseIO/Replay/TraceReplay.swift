@@ -41,6 +41,12 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   public var format = CueFormat.jsonl
   /// The cue kinds written (`--cues`, `--except`); the summary counts every cue.
   public var cueFilter = CueFilter.everything
+  /// Whether the summary counts the cues: each kind's count and latencies against its bound,
+  /// the gaps by cause, the stalls' bounds. A run whose summary is not read (`replay` without
+  /// `--summary` or `--summary-json`) turns it off, and asks no cue's latency bound: about 14
+  /// instructions an event of the working day (callgrind), which the C peer does not pay
+  /// either. Off, the summary's ``ReplaySummary/cues`` stay empty; its line counts do not.
+  public var countsCues = true
   /// Writes each cue when its trace time comes (`--speed`); `nil` writes as fast as possible.
   public var pacer: Pacer?
   /// How many times to replay the input (`--loop`); trace time continues across loops.
@@ -119,10 +125,11 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
       // Reading binary input keeps its thread busy a small part of the time: the cue writer
       // takes turns on it, rather than a third thread on two cores.
       let feeds = openFeeds(sources, as: ReadAheadReader.self, outputs)
-      let writer = try CueWriter(output: output, format: format, filter: cueFilter, on: feeds[0].thread)
+      let writer = try CueWriter(
+        output: output, format: format, filter: cueFilter, countsCues: countsCues, on: feeds[0].thread)
       return try run(feeds, sources, sink: writer, reopen: reopen, outputs)
     case .writeBehind:
-      let writer = try CueWriter(output: output, format: format, filter: cueFilter)
+      let writer = try CueWriter(output: output, format: format, filter: cueFilter, countsCues: countsCues)
       return try run(
         openFeeds(sources, as: ReaderFeed.self, outputs), sources, sink: writer, reopen: reopen, outputs)
     }
@@ -135,12 +142,12 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   ) throws -> (ReplaySummary, Processor) {
     let feeds = openFeeds(sources, as: Feed.self, outputs)
     if format == .chrome {
-      let sink = ChromeCueSink(output: output, sourceNames: sources.map(\.name), filter: cueFilter)
+      let sink = ChromeCueSink(
+        output: output, sourceNames: sources.map(\.name), filter: cueFilter, countsCues: countsCues)
       return try run(feeds, sources, sink: sink, reopen: reopen, outputs)
     }
-    return try run(
-      feeds, sources, sink: LineCueSink(output: output, format: format, filter: cueFilter), reopen: reopen,
-      outputs)
+    let sink = LineCueSink(output: output, format: format, filter: cueFilter, countsCues: countsCues)
+    return try run(feeds, sources, sink: sink, reopen: reopen, outputs)
   }
 
   private func run<Feed: EventFeed, Sink: CueSink>(

@@ -42,18 +42,18 @@ final class CueBatch: @unchecked Sendable {
   var room: Int { capacity - count }
 
   /// Moves every cue `engine` has produced in after those already here, each with its latency
-  /// bound asked now, and leaves the engine with none. Grows when they do not fit, as a burst
-  /// of cues longer than a batch may not.
+  /// bound asked now (`nil` unless `askingBounds`), and leaves the engine with none. Grows when
+  /// they do not fit, as a burst of cues longer than a batch may not.
   /// - Complexity: O(*n*) for *n* cues moved.
   // Inlined where the replay drains its cues. Tuning: hot-inline.
   @inline(__always)
-  func append<Processor>(cuesOf engine: inout Engine<Processor>) {
+  func append<Processor>(cuesOf engine: inout Engine<Processor>, askingBounds: Bool) {
     assert(taken == 0, "a batch is filled, then taken from, then emptied")
     let added = engine.cueCount
     if added > room { grow(toHold: count + added) }
     // Safe because the storage holds `count + added` now, and the engine hands over exactly
     // `added` cues: each goes to the next uninitialized slot, counted as it is initialized.
-    engine.drainCues { cue, bound in
+    engine.drainCues(askingBounds: askingBounds) { cue, bound in
       textBytes &+= cue.kind.textByteCount
       (bounds + count).initialize(to: bound)
       (cues + count).initialize(to: consume cue)
@@ -62,14 +62,14 @@ final class CueBatch: @unchecked Sendable {
   }
 
   /// Moves the cues `engine` has produced through the batch, empty before and after, handing
-  /// each to `body` in order with its latency bound asked now: what a sink writing on the
-  /// replay's own thread does with them.
+  /// each to `body` in order with its latency bound asked now (`nil` unless `askingBounds`):
+  /// what a sink writing on the replay's own thread does with them.
   /// - Complexity: O(*n*) for *n* cues.
   @inline(__always)
   func pass<Processor>(
-    cuesOf engine: inout Engine<Processor>, to body: (Cue, Nanoseconds?) throws -> Void
+    cuesOf engine: inout Engine<Processor>, askingBounds: Bool, to body: (Cue, Nanoseconds?) throws -> Void
   ) rethrows {
-    append(cuesOf: &engine)
+    append(cuesOf: &engine, askingBounds: askingBounds)
     defer { removeAll() }
     while let (cue, bound) = takeFirst() { try body(cue, bound) }
   }

@@ -26,12 +26,15 @@ final class CueWriter: CueSink {
   /// The batch being filled, and its place among the batches.
   private var batch: CueBatch?
   private var batchIndex = 0
+  /// Whether the summary counts the cues, which then need their bounds.
+  private let countsCues: Bool
 
   /// A writer to `output` in `format` (not Chrome, whose timeline the replay's own thread adds
-  /// to), on `thread` or, without one, on a thread of its own. Its job is added to the thread
-  /// now, ahead of any added later: the replay waits when every batch is full.
+  /// to), counting every cue in its summary when `countsCues`, on `thread` or, without one, on
+  /// a thread of its own. Its job is added to the thread now, ahead of any added later: the
+  /// replay waits when every batch is full.
   init(
-    output: LineOutput, format: CueFormat, filter: CueFilter,
+    output: LineOutput, format: CueFormat, filter: CueFilter, countsCues: Bool,
     on thread: JobThread = JobThread(named: "cue writer")
   )
     throws(IOError)
@@ -40,7 +43,9 @@ final class CueWriter: CueSink {
     handoff = BatchHandoff(
       batches: (0..<Self.batchCount).map { _ in CueBatch(capacity: Self.batchSize) },
       signal: thread.signal)
-    job = CueWriteJob(output: output, format: format, filter: filter, handoff: handoff)
+    job = CueWriteJob(
+      output: output, format: format, filter: filter, countsCues: countsCues, handoff: handoff)
+    self.countsCues = countsCues
     try thread.add(job)
     self.thread = thread
   }
@@ -50,8 +55,8 @@ final class CueWriter: CueSink {
   }
 
   /// Moves the cues `engine` has produced to the batch being filled, each with its latency
-  /// bound asked now. Hands the batch over when it is full, or first when the cues would not
-  /// fit in it.
+  /// bound asked now when the summary counts them. Hands the batch over when it is full, or
+  /// first when the cues would not fit in it.
   func write<Processor>(cuesOf engine: inout Engine<Processor>) throws {
     if let batch, batch.count > 0, batch.room < engine.cueCount { handOver() }
     if batch == nil { try takeFreeBatch() }
@@ -60,7 +65,7 @@ final class CueWriter: CueSink {
     // around the engine's drain for every event with cues (callgrind: binary's replay thread
     // 10 instructions an event).
     let full = Unmanaged.passUnretained(batch!)._withUnsafeGuaranteedRef { filling in
-      filling.append(cuesOf: &engine)
+      filling.append(cuesOf: &engine, askingBounds: countsCues)
       return filling.count >= Self.batchSize || filling.textBytes >= Self.batchTextBytes
     }
     if full { handOver() }
@@ -106,6 +111,7 @@ private final class CueWriteJob: ThreadJob, @unchecked Sendable {
   private var output: LineOutput
   let format: CueFormat
   let filter: CueFilter
+  let countsCues: Bool
   private let handoff: BatchHandoff<CueBatch>
   private(set) var summary = ReplaySummary(sources: [])
   private(set) var failure: (any Error)?
@@ -113,10 +119,14 @@ private final class CueWriteJob: ThreadJob, @unchecked Sendable {
   private var done = false
   private var index = 0
 
-  init(output: LineOutput, format: CueFormat, filter: CueFilter, handoff: BatchHandoff<CueBatch>) {
+  init(
+    output: LineOutput, format: CueFormat, filter: CueFilter, countsCues: Bool,
+    handoff: BatchHandoff<CueBatch>
+  ) {
     self.output = output
     self.format = format
     self.filter = filter
+    self.countsCues = countsCues
     self.handoff = handoff
   }
 
@@ -130,7 +140,8 @@ private final class CueWriteJob: ThreadJob, @unchecked Sendable {
     let batch = handoff.batches[index]
     let isLast = batch.isLast
     do {
-      try Self.write(batch, in: format, filter: filter, to: &output, counting: &summary)
+      try Self.write(
+        batch, in: format, filter: filter, to: &output, counting: &summary, countsCues: countsCues)
       if isLast { try output.flush() }
     } catch {
       failure = error
@@ -144,14 +155,14 @@ private final class CueWriteJob: ThreadJob, @unchecked Sendable {
     if isLast { finish() }
   }
 
-  /// Writes and counts the cues of `batch`. The output and the summary come in as `inout`
-  /// arguments, checked once a batch. Tuning: inout-state.
+  /// Writes the cues of `batch`, and counts them in `summary` when `countsCues`. The output
+  /// and the summary come in as `inout` arguments, checked once a batch. Tuning: inout-state.
   private static func write(
     _ batch: CueBatch, in format: CueFormat, filter: CueFilter, to output: inout LineOutput,
-    counting summary: inout ReplaySummary
+    counting summary: inout ReplaySummary, countsCues: Bool
   ) throws {
     while let (cue, bound) = batch.takeFirst() {
-      summary.record(cue, bound: bound)
+      if countsCues { summary.record(cue, bound: bound) }
       if filter.writes(cue.kind.tag) { try output.write(cue, in: format) }
     }
   }
