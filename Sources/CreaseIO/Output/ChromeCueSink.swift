@@ -5,7 +5,6 @@ import Crease
 struct ChromeCueSink: CueSink {
   private var output: LineOutput
   private let timeline: ChromeTimeline
-  private let staged = CueBatch(capacity: CueWriter.batchSize)
   private let filter: CueFilter
   private let countsCues: Bool
   private var summary = ReplaySummary(sources: [])
@@ -32,7 +31,7 @@ struct ChromeCueSink: CueSink {
 
   mutating func write<Processor>(cuesOf engine: inout Engine<Processor>) throws {
     let timeline = timeline
-    try staged.pass(cuesOf: &engine, askingBounds: countsCues) { cue, bound in
+    try engine.drainCues(askingBounds: countsCues) { cue, bound in
       if countsCues { summary.record(cue, bound: bound) }
       if filter.writes(cue.kind.tag) { try output.write(at: cue.t) { timeline.encode(cue, into: &$0) } }
     }

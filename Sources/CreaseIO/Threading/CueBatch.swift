@@ -1,7 +1,7 @@
 import Crease
 
-/// Cues on their way to the output, each with the latency bound that applied when it was
-/// drained: to a ``CueWriter``'s thread, or written at once on the replay's own.
+/// Cues on their way to a ``CueWriter``'s thread, each with the latency bound that applied when
+/// it was drained.
 ///
 /// The storage is the batch's own and is reused from one hand-over to the next. Cues are moved
 /// in and moved out again to be written, never copied, not even to be looked at in place.
@@ -59,19 +59,6 @@ final class CueBatch: @unchecked Sendable {
       (cues + count).initialize(to: consume cue)
       count &+= 1
     }
-  }
-
-  /// Moves the cues `engine` has produced through the batch, empty before and after, handing
-  /// each to `body` in order with its latency bound asked now (`nil` unless `askingBounds`):
-  /// what a sink writing on the replay's own thread does with them.
-  /// - Complexity: O(*n*) for *n* cues.
-  @inline(__always)
-  func pass<Processor>(
-    cuesOf engine: inout Engine<Processor>, askingBounds: Bool, to body: (Cue, Nanoseconds?) throws -> Void
-  ) rethrows {
-    append(cuesOf: &engine, askingBounds: askingBounds)
-    defer { removeAll() }
-    while let (cue, bound) = takeFirst() { try body(cue, bound) }
   }
 
   /// Moves out the first cue not yet taken, with its bound; `nil` when all have been.
