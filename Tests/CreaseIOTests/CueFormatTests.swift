@@ -19,6 +19,18 @@ struct CueFormatTests {
     #expect(encode(cue, .jsonl) == #"{"t":120,"since":100,"cue":"mark","label":"say \"hi\"\n\u0001"}"# + "\n")
   }
 
+  @Test("JSON Lines: the fields of every kind, those written without the field writer too, are the writer's")
+  func jsonFieldsOfEveryKind() {
+    for cue in WriteCapacityTests.longestCues() + [Cue(t: 7, since: 7, .hingeProgress(value: 0.5))] {
+      var fields: [UInt8] = []
+      fields.append(writingAtMost: CueFormat.jsonFieldsCapacity(cue.kind)) {
+        cue.kind.writeFields(CueFormat.JSONFields.self, to: &$0)
+      }
+      let opening = #"{"t":\#(cue.t.rawValue),"since":\#(cue.since.rawValue),"cue":"\#(cue.kind.name)""#
+      #expect(encode(cue, .jsonl) == opening + String(decoding: fields, as: UTF8.self) + "}\n")
+    }
+  }
+
   @Test("text: seconds with 9 decimals, the cue, fields and the latency in ms")
   func text() {
     let cue = Cue(t: 1_500_000_000, since: 1_449_999_000, .mark(label: "x"))
