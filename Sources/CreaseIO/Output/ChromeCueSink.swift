@@ -34,6 +34,8 @@ struct ChromeCueSink: CueSink {
     try engine.drainCues(askingBounds: countsCues) { cue, bound in
       if countsCues { summary.record(cue, bound: bound) }
       if filter.writes(cue.kind.tag) { try output.write(at: cue.t) { timeline.encode(cue, into: &$0) } }
+      // Ended a payload at a time, not destroyed whole. Tuning: owned-parts.
+      cue.kind.end()
     }
   }
 

@@ -36,6 +36,8 @@ struct LineCueSink: CueSink {
     try engine.drainCues(askingBounds: countsCues) { cue, bound in
       if countsCues { summary.record(cue, bound: bound) }
       if filter.writes(cue.kind.tag) { try output.write(cue, in: format) }
+      // Ended a payload at a time, not destroyed whole. Tuning: owned-parts.
+      cue.kind.end()
     }
   }
 
