@@ -7,7 +7,6 @@ struct LineCueSink: CueSink {
   private let format: CueFormat
   private let filter: CueFilter
   private let countsCues: Bool
-  /// The cues drained, on their way to the output.
   private var summary = ReplaySummary(sources: [])
 
   /// A sink writing the cues `filter` lets through to `output` in `format`, a line format, and
