@@ -44,8 +44,8 @@ public struct TraceReplay<Processor: EventProcessor & Sendable> {
   /// Whether the summary counts the cues: each kind's count and latencies against its bound,
   /// the gaps by cause, the stalls' bounds. A run whose summary is not read (`replay` without
   /// `--summary` or `--summary-json`) turns it off, and asks no cue's latency bound: about 15
-  /// instructions an event of the working day (callgrind), which the C peer does not pay
-  /// either. Off, the summary's ``ReplaySummary/cues`` stay empty; its line counts do not.
+  /// instructions an event of a working day (callgrind). Off, the summary's
+  /// ``ReplaySummary/cues`` stay empty; its line counts do not.
   public var countsCues = true
   /// Writes each cue when its trace time comes (`--speed`); `nil` writes as fast as possible.
   public var pacer: Pacer?
