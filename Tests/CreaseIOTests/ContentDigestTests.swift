@@ -17,6 +17,21 @@ struct ContentDigestTests {
     #expect(Self.digest("The quick brown fox jumps over the lazy dog") == "0b242d361fda71bc")
   }
 
+  @Test("the digest of many stripes, whole and a stripe at a time, is xxhsum's")
+  func manyStripes() {
+    // 31 whole stripes and 8 bytes: the lanes carried from stripe to stripe, within one call
+    // and from one call to the next. `xxhsum -H64` of the same bytes prints the value.
+    let bytes = (0..<1000).map { UInt8($0 * 7 % 251) }
+    var whole = ContentDigest()
+    whole.add(bytes)
+    var stripes = ContentDigest()
+    for start in stride(from: 0, to: bytes.count, by: 32) {
+      stripes.add(Array(bytes[start..<min(start + 32, bytes.count)]))
+    }
+    #expect(whole.hexadecimal == "023fd2ed1ff957d5")
+    #expect(stripes.hexadecimal == "023fd2ed1ff957d5")
+  }
+
   @Test("any split of the bytes gives the digest of the whole")
   func pieces() {
     let seed = UInt64.random(in: 0...UInt64.max)
