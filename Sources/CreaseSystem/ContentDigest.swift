@@ -4,8 +4,8 @@
 /// XXH64 rather than a cryptographic hash because a summary digests every byte a replay reads:
 /// XXH64 costs under one instruction a byte (callgrind: 7.8 M for a 9.2 MB trace, 5 % of its
 /// replay in `batch`), where SHA-256 without CryptoKit costs tens, which would have doubled a
-/// replay's work. It tells apart two traces that differ, which is all a comparison needs; it does not
-/// resist a forger. `xxhsum -H64 FILE` prints the same value.
+/// replay's work. It tells apart two traces that differ, which is all a comparison needs; it
+/// does not resist a forger. `xxhsum -H64 FILE` prints the same value.
 public struct ContentDigest: Sendable {
   private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
   private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
