@@ -1,6 +1,7 @@
 import Crease
 import CreaseLocking
 import CreaseSynth
+import Foundation
 import Testing
 
 @testable import CreaseCLI
@@ -77,5 +78,27 @@ struct FleetFoldingTests {
     #expect(settings.map { $0.traces } == [2, 2, 2])
     // Every trace failed: no configuration, as a report of failed traces alone has none.
     #expect(settings.allSatisfy { $0.provenance == nil })
+  }
+
+  @Test(
+    "a batch starts its traces largest first, ties in command-line order, and keeps their results in order")
+  func largestTracesFirst() throws {
+    let directory = temporaryDirectory()
+    defer { removeDirectory(directory) }
+    let paths = ["a", "b", "c", "d"].map { "\(directory)/\($0).jsonl" }
+    for (path, size) in zip(paths, [10, 30, 20, 30]) {
+      #expect(FileManager.default.createFile(atPath: path, contents: Data(count: size)))
+    }
+    // A file that cannot be asked its size goes last, in its place among those.
+    let order = BatchCommand.largestFirst(paths + ["\(directory)/missing.jsonl"])
+    #expect(order == [1, 3, 2, 0, 4])
+    // One thread: the work starts exactly in that order, and the results stay in index order.
+    let started = Locked([Int]())
+    let results = ParallelWork.map(count: 5, jobs: 1, order: order) { index in
+      started.withLock { $0.append(index) }
+      return index * 10
+    }
+    #expect(started.withLock { $0 } == [1, 3, 2, 0, 4])
+    #expect(results == [0, 10, 20, 30, 40])
   }
 }

@@ -63,7 +63,7 @@ enum BatchCommand: Subcommand {
     // and a row a trace, not every trace's summary until the last.
     let fleet = Locked(FleetReport.Accumulator())
     let results = ParallelWork.map(
-      count: traces.count, jobs: jobs,
+      count: traces.count, jobs: jobs, order: largestFirst(traces),
       { index in
         replay(
           traces[index], configuration: configuration, format: format, foldingInto: fleet,
@@ -138,6 +138,18 @@ enum BatchCommand: Subcommand {
         FleetReport(failed: path, error: "\(error)")
       )
     }
+  }
+
+  /// The traces' indices, the largest file first (ties, and files whose size cannot be asked,
+  /// in their place on the command line): started in that order, the traces still to start at
+  /// the end are the short ones, so no core waits long for the last (Docs/Decisions.md,
+  /// "Recording and fleets").
+  static func largestFirst(_ paths: [String]) -> [Int] {
+    let sizes = paths.map { path -> Int64 in
+      var status = stat()
+      return stat(path, &status) == 0 ? Int64(status.st_size) : 0
+    }
+    return paths.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
   }
 
   /// Per trace, file names that cannot collide: its place on the command line, zero-padded,
