@@ -182,7 +182,7 @@ package final class JSONStreamReader {
 
   private func number() throws -> JSONDocument {
     var text = takeScratch()
-    defer { scratch = text }
+    defer { giveBackScratch(text) }
     func digits() throws -> Int {
       var count = 0
       while let byte = try peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
@@ -251,10 +251,17 @@ package final class JSONStreamReader {
     return bytes
   }
 
+  /// Keeps `bytes` as the scratch unless a long string grew it: the reader then holds no more
+  /// memory after that string than it did before the scratch (a summary's strings and numbers
+  /// are short, so the usual scratch is kept).
+  private func giveBackScratch(_ bytes: [UInt8]) {
+    if bytes.capacity <= Self.skippedStringPiece { scratch = bytes }
+  }
+
   private func string() throws -> String {
     try advance()  // the opening quote
     var bytes = takeScratch()
-    defer { scratch = bytes }
+    defer { giveBackScratch(bytes) }
     while true {
       guard let byte = try peek() else { throw error("invalid JSON: unterminated string") }
       switch byte {

@@ -58,4 +58,11 @@ struct JSONStreamReaderTests {
     #expect(try Self.read(text) == expected)
     #expect(try Self.read(text, chunkSize: 3) == expected)
   }
+
+  @Test("a string longer than the kept scratch reads whole, and the values after it read as before")
+  func longStringThenShortValues() throws {
+    let long = String(repeating: "é", count: 50_000)
+    let expected: JSONDocument = .array([.string(long), .string("x"), .integer(3), .string("y")])
+    #expect(try Self.read(#"[""# + long + #"", "x", 3, "y"]"#, chunkSize: 4_096) == expected)
+  }
 }
