@@ -22,6 +22,10 @@ struct RingQueueTests {
       case 1...5 where growing, 1...2:
         queue.append(step)
         model.append(step)
+      case 3 where !model.isEmpty:
+        queue.replaceFirstAtBack(with: step)
+        model.removeFirst()
+        model.append(step)
       default:
         if !model.isEmpty {
           queue.removeFirst()
@@ -32,5 +36,22 @@ struct RingQueueTests {
       #expect(queue.first == model.first && queue.last == model.last, "seed \(seed), step \(step)")
     }
     #expect(queue.elements == model, "seed \(seed)")
+  }
+
+  @Test("takes the first to the back with every slot in use, and with slots free")
+  func replacesFirstAtBack() {
+    // Among these sizes, one fills the storage exactly whatever the allocator rounds it to,
+    // so the back's slot is the first's own.
+    for size in 1...40 {
+      var queue = RingQueue<Int>()
+      var model = Array(0..<size)
+      for element in model { queue.append(element) }
+      for step in 0..<(2 * size + 3) {
+        queue.replaceFirstAtBack(with: 100 + step)
+        model.removeFirst()
+        model.append(100 + step)
+        #expect(queue.elements == model, "size \(size), step \(step)")
+      }
+    }
   }
 }

@@ -62,6 +62,18 @@ struct RingQueue<Element> {
     count &-= 1
   }
 
+  /// Takes the first element away and adds `element` at the back, in one step that never
+  /// grows the storage; the queue is not empty.
+  /// - Complexity: O(1).
+  @inline(__always)
+  mutating func replaceFirstAtBack(with element: Element) {
+    assert(count > 0, "an element to replace")
+    // The back's slot is free, or, with every slot in use, the first's own: written before
+    // the front moves past it either way.
+    storage[slot(at: count)] = element
+    head = slot(at: 1)
+  }
+
   /// Takes away every element `isRemoved` says so of, keeping the others in order.
   /// - Complexity: O(*n*), where *n* is the number of elements.
   mutating func removeAll(where isRemoved: (Element) -> Bool) {

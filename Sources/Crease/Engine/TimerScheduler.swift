@@ -88,9 +88,10 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
       heap.place(ofSlot: slot) == TimerHeap.inLane, slots[slot].endOfStream == endOfStream
     {
       nextSequence &+= 1
+      // The lane first: written after the slot, the heap's path above kept fewer registers
+      // (callgrind: the day trace 1 instruction a frame more).
+      lane.replaceFirstAtBack(with: entry)
       slots[slot].sequence = entry.sequence
-      lane.removeFirst()
-      lane.append(entry)
       updateNextDue()
       checkInvariants()
       return
