@@ -22,7 +22,8 @@ struct RingQueueTests {
       case 1...5 where growing, 1...2:
         queue.append(step)
         model.append(step)
-      case 3 where !model.isEmpty:
+      case 6 where !model.isEmpty:
+        // In both phases, so that it also meets a full storage as the queue grows.
         queue.replaceFirstAtBack(with: step)
         model.removeFirst()
         model.append(step)
