@@ -46,6 +46,9 @@ package final class JSONStreamReader {
   @exclusivity(unchecked) private var scratch: [UInt8] = []
   /// How many bytes of a skipped string are checked at a time.
   private static let skippedStringPiece = 1 << 16
+  /// The largest scratch kept from one value to the next, in bytes: a summary's numbers and
+  /// strings fit in far less, and a longer string's storage is let go with it.
+  private static let keptScratchCapacity = 1 << 16
 
   private enum Expecting {
     case firstKeyOrEnd, colonValue, commaOrEndObject
@@ -251,11 +254,10 @@ package final class JSONStreamReader {
     return bytes
   }
 
-  /// Keeps `bytes` as the scratch unless a long string grew it: the reader then holds no more
-  /// memory after that string than it did before the scratch (a summary's strings and numbers
-  /// are short, so the usual scratch is kept).
+  /// Keeps `bytes` as the scratch unless a long string grew it past ``keptScratchCapacity``:
+  /// the reader then holds no more memory after that string than it did before it.
   private func giveBackScratch(_ bytes: [UInt8]) {
-    if bytes.capacity <= Self.skippedStringPiece { scratch = bytes }
+    if bytes.capacity <= Self.keptScratchCapacity { scratch = bytes }
   }
 
   private func string() throws -> String {
