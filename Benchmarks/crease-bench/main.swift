@@ -35,6 +35,11 @@ if arguments.count == 2, arguments[1] == "--scale" {
   try ScaleRows.print(crease: crease, data: "Benchmarks/.data")
   exit(0)
 }
+// `--streams`: only the instructions a frame as the streams grow, to 100,000 (``StreamRows``).
+if arguments.count == 2, arguments[1] == "--streams" {
+  try StreamRows.print(crease: crease, data: "Benchmarks/.data")
+  exit(0)
+}
 guard arguments.count <= 2, let lineCount = arguments.count == 2 ? Int(arguments[1]) : 1_000_000,
   lineCount >= 10
 else {
@@ -43,6 +48,7 @@ else {
 
     USAGE: crease-bench [<lines>]
            crease-bench --scale
+           crease-bench --streams
            crease-bench --peak-of <command>
 
     ARGUMENTS:
@@ -50,6 +56,7 @@ else {
 
     OPTIONS:
       --scale                 Only the peak memory of report, batch, sweep and import at two sizes.
+      --streams               Only the instructions a frame at 1 to 100,000 streams.
       --peak-of <command>     Only run the command and print its peak resident memory in KiB.
 
     """
@@ -224,28 +231,7 @@ if access(crease, X_OK) == 0 {
         "  SPEC 9 targets: binary ≤ 1.25× the C peer, JSONL ≤ 1.6×; now \(ratios.joined(separator: ", "))")
     }
   }
-  // What a frame costs as the streams grow: binary replay of frames only, at 1, 1,000 and
-  // 30,000 streams (a header declaring more passes the 1 MiB line limit), the difference
-  // between 100,000 and 200,000 frames.
-  if Spawn.commandExists("valgrind") {
-    print("\ninstructions a frame of binary replay, by number of streams (SPEC 9: flat):")
-    var perFrame: [Int] = []
-    for streams in [1, 1000, 30000] {
-      let counts = try [100_000, 200_000].compactMap { frames -> Int? in
-        let path = "\(dataDirectory)/streams-\(streams)-\(frames)"
-        try StreamsTrace.write(streams: streams, frames: frames, to: path + ".jsonl")
-        try Spawn.run("\(crease) convert \(path).jsonl -o \(path).crtrace")
-        return try Callgrind.run("\(crease) replay \(path).crtrace > /dev/null")?.all
-      }
-      guard counts.count == 2 else { continue }
-      perFrame.append((counts[1] - counts[0]) / 100_000)
-      print("  \(streams) stream\(streams == 1 ? "" : "s"): \(perFrame.last!)")
-    }
-    if perFrame.count == 3 {
-      print("  1,000 streams ÷ 1: \(BenchRow.format(Double(perFrame[1]) / Double(perFrame[0]), 2))×")
-      print("  30,000 streams ÷ 1: \(BenchRow.format(Double(perFrame[2]) / Double(perFrame[0]), 2))×")
-    }
-  }
+  try StreamRows.print(crease: crease, data: dataDirectory)
   // A fleet: 16 traces replayed independently, one at a time and two at a time.
   // Written by `crease synth` in a child process: a vfork'd child starts with its parent's peak
   // RSS, so the benchmark itself stays small for the RSS measurements.
