@@ -170,6 +170,26 @@ struct TimerSchedulerTests {
       "seed \(seed)")
   }
 
+  @Test("a copy keeps the timers of its lane while the original re-arms them in turn")
+  func copiesKeepTheirLane() {
+    // 100 streams' stall timers: past 64, they wait in the lane.
+    var scheduler = TimerScheduler<NumberedTag>()
+    for number in 0..<100 {
+      scheduler.schedule(NumberedTag(denseNumber: number), at: Nanoseconds(Int64(number)))
+    }
+    let copy = scheduler
+    let atCopy = copy.pending.map { [$0.tag.denseNumber, Int($0.due.rawValue)] }
+    #expect(atCopy == (0..<100).map { [$0, $0] })
+    // The lane's streams re-armed in turn, each due after every other: from its front to its back.
+    for number in 65..<100 {
+      scheduler.schedule(NumberedTag(denseNumber: number), at: Nanoseconds(Int64(100 + number)))
+    }
+    #expect(copy.pending.map { [$0.tag.denseNumber, Int($0.due.rawValue)] } == atCopy)
+    #expect(
+      scheduler.pending.map { [$0.tag.denseNumber, Int($0.due.rawValue)] }
+        == (0..<65).map { [$0, $0] } + (65..<100).map { [$0, 100 + $0] })
+  }
+
   /// Runs phases of mostly scheduling and mostly firing against the reference, checking every
   /// timer fired, the next due time after every step and the pending ones at the end.
   func exercise<Tag: Hashable & Sendable>(seed: UInt64, tagSpace: Int, tag: (Int) -> Tag, value: (Tag) -> Int)

@@ -6,7 +6,7 @@
 /// cancelling and firing are O(log *n*) however many timers a trace sets (a stall timer per stream:
 /// a hostile trace may have a hundred thousand streams); a level of the heap is a compare and two
 /// stores. Once the heap holds more than 64 timers, a timer set due after every other, as a stall
-/// timer is when streams deliver in turn, joins the back of a lane instead (a `RingQueue`), in O(1)
+/// timer is when streams deliver in turn, joins the back of a lane instead (a `TimerLane`), in O(1)
 /// amortized: the firing order is the same, and no timer sinks past log *n* levels. A tag that
 /// numbers itself (``DenselyNumberedTimerTag``, as the pipeline's do) is its own slot: no hashing.
 /// Any other tag is given a free slot, found again through a dictionary. Nothing is allocated once
@@ -36,12 +36,11 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
 
   private typealias Entry = TimerHeap.Entry
 
-  /// A timer's tag and policy; in the lane, its entry is the one set with `sequence`. Where its
-  /// entry is, the heap keeps (``TimerHeap/place(ofSlot:)``).
+  /// A timer's tag and policy. Where its entry is, the heap keeps (``TimerHeap/place(ofSlot:)``),
+  /// and which of its entries in the lane is live, the lane (``TimerLane/isLive(_:)``).
   private struct Slot {
     var tag: Tag?
     var endOfStream: EndOfStream = .fire
-    var sequence: UInt64 = 0
   }
 
   private var heap = TimerHeap()
@@ -49,7 +48,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// re-armed as its stream delivers, when streams deliver in turn, is due after every other,
   /// and goes to the back of the lane, not to a heap's leaf past log *n* levels. An entry whose timer was re-armed or cancelled since stays where it is,
   /// stale, until it reaches the front (the front is always live) or the lane is compacted.
-  private var lane = RingQueue<Entry>()
+  private var lane = TimerLane()
   /// How many entries of the lane are stale.
   private var staleInLane = 0
   /// The due time of the first timer to fire, kept as the timers change: the engine asks it
@@ -88,10 +87,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
       heap.place(ofSlot: slot) == TimerHeap.inLane, slots[slot].endOfStream == endOfStream
     {
       nextSequence &+= 1
-      // The lane before the slot: the other way round, the heap's re-arm above was laid out
-      // with a register fewer (callgrind, the day trace: 1 instruction an event more).
-      lane.replaceFirstAtBack(with: entry)
-      slots[slot].sequence = entry.sequence
+      lane.moveFirstToBack(as: entry)
       updateNextDue()
       checkInvariants()
       return
@@ -121,10 +117,10 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
       // A re-arm in the lane that the usual one above leaves (its entry not the first, or stale
       // entries ahead of it): the old entry goes stale, the new one to the back.
       if slots[slot].endOfStream != endOfStream { slots[slot].endOfStream = endOfStream }
-      slots[slot].sequence = entry.sequence
+      // Appended first, so that the old entry is stale when the front is cleared.
+      lane.append(entry)
       staleInLane &+= 1
       dropStaleLaneEntries()
-      lane.append(entry)
     } else {
       if place >= 0 {
         heap.remove(at: place)
@@ -133,7 +129,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
         staleInLane &+= 1
         dropStaleLaneEntries()
       }
-      slots[slot] = Slot(tag: tag, endOfStream: endOfStream, sequence: entry.sequence)
+      slots[slot] = Slot(tag: tag, endOfStream: endOfStream)
       if joinsLane {
         heap.setPlace(TimerHeap.inLane, ofSlot: slot)
         lane.append(entry)
@@ -168,7 +164,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
 
   /// The entries of the pending timers, the heap's and the lane's live ones.
   private var pendingEntries: [Entry] {
-    heap.entries + lane.elements.filter { Self.isLive($0, in: slots, heap) }
+    heap.entries + lane.entries.filter { Self.isLive($0, in: lane, heap) }
   }
 
   /// Removes and returns the first timer to fire if it is due at or before `limit`.
@@ -196,8 +192,8 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   }
 
   /// Whether `entry`, in the lane, is its timer's pending entry, not one left stale.
-  private static func isLive(_ entry: Entry, in slots: [Slot], _ heap: TimerHeap) -> Bool {
-    heap.place(ofSlot: entry.slot) == TimerHeap.inLane && slots[entry.slot].sequence == entry.sequence
+  private static func isLive(_ entry: Entry, in lane: TimerLane, _ heap: TimerHeap) -> Bool {
+    heap.place(ofSlot: entry.slot) == TimerHeap.inLane && lane.isLive(entry)
   }
 
   @inline(__always)
@@ -211,13 +207,13 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
   /// lane when most of it is stale: each entry is stepped over once, and the lane holds at
   /// most twice its live entries (and 64 more).
   private mutating func dropStaleLaneEntries() {
-    while let first = lane.first, !Self.isLive(first, in: slots, heap) {
+    while let first = lane.first, !Self.isLive(first, in: lane, heap) {
       lane.removeFirst()
       staleInLane &-= 1
     }
     if lane.count > 64 && staleInLane &* 2 > lane.count {
-      let (slots, heap) = (slots, heap)
-      lane.removeAll { !Self.isLive($0, in: slots, heap) }
+      let heap = heap
+      lane.removeStale { heap.place(ofSlot: $0) == TimerHeap.inLane }
       staleInLane = 0
     }
   }
@@ -238,6 +234,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     if slot == slots.count {
       slots.append(Slot())
       heap.addSlots(upTo: slots.count)
+      lane.addSlots(upTo: slots.count)
     }
     slotsByTag[tag] = slot
     return slot
@@ -249,6 +246,7 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     if number >= slots.count {
       slots.append(contentsOf: repeatElement(Slot(), count: number &+ 1 &- slots.count))
       heap.addSlots(upTo: slots.count)
+      lane.addSlots(upTo: slots.count)
     }
     return number
   }
@@ -287,15 +285,15 @@ public struct TimerScheduler<Tag: Hashable & Sendable>: Sendable {
     #if DEBUG
       assert(slotsByTag.count + freeSlots.count <= slots.count, "a slot per indexed tag or free")
       assert(
-        lane.first.map { Self.isLive($0, in: slots, heap) } ?? true, "the lane's first entry is live")
+        lane.first.map { Self.isLive($0, in: lane, heap) } ?? true, "the lane's first entry is live")
       guard heap.count <= 64 && lane.count <= 64 else { return }
-      let inLane = lane.elements
-      assert(staleInLane == inLane.count { !Self.isLive($0, in: slots, heap) }, "stale entries counted")
+      let inLane = lane.entries
+      assert(staleInLane == inLane.count { !Self.isLive($0, in: lane, heap) }, "stale entries counted")
       assert(zip(inLane, inLane.dropFirst()).allSatisfy { !$1.firesBefore($0) }, "the lane in order")
       assert(
-        inLane.allSatisfy { !Self.isLive($0, in: slots, heap) || slots[$0.slot].tag != nil },
+        inLane.allSatisfy { !Self.isLive($0, in: lane, heap) || slots[$0.slot].tag != nil },
         "live lane entries' tags")
-      assert(heap.slotCount == slots.count, "a place for every slot")
+      assert(heap.slotCount == slots.count && lane.slotCount == slots.count, "a place for every slot")
       for (index, entry) in heap.entries.enumerated() {
         assert(entry.slot < slots.count && heap.place(ofSlot: entry.slot) == index, "place of entry \(index)")
         assert(slots[entry.slot].tag != nil, "the tag of entry \(index)")
