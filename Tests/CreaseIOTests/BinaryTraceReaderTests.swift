@@ -283,22 +283,27 @@ struct BinaryTraceReaderTests {
     guard case .endOfInput = try reader.next() else { Issue.record("reading goes on"); return }
   }
 
-  /// The number `bytes` decode to, or the failure, with 8 readable bytes past them as the reader
-  /// keeps (a varint is loaded 8 bytes at a time).
-  static func varint(_ bytes: [UInt8]) -> Result<UInt64, BodyReader.Failure> {
-    let padded = bytes + [UInt8](repeating: 0xFF, count: 8)
+  /// The number `bytes` decode to, or the failure, with 8 readable bytes of `padding` past them
+  /// as the reader keeps (a varint is loaded 8 bytes at a time); read as a name's number, with
+  /// its own path for two bytes, when `asNameNumber`.
+  static func varint(
+    _ bytes: [UInt8], asNameNumber: Bool = false, padding: UInt8 = 0xFF
+  ) -> Result<UInt64, BodyReader.Failure> {
+    let padded = bytes + [UInt8](repeating: padding, count: 8)
     return padded.withUnsafeBytes { buffer in
       var body = BodyReader(bytes: buffer.baseAddress!, position: 0, end: bytes.count)
       return Result { () throws(BodyReader.Failure) in
-        let value = try body.varint()
+        let value = asNameNumber ? try body.nameNumber() : try body.varint()
         guard body.position == bytes.count else { throw BodyReader.Failure("read \(body.position) bytes") }
         return value
       }
     }
   }
 
-  @Test("varints of every length read back; longer forms and cut-off ones are refused", arguments: 0..<4)
-  func varints(seed: UInt64) {
+  @Test(
+    "varints of every length read back, as numbers and as names' numbers; longer forms and cut-off ones are refused",
+    arguments: 0..<4, [false, true])
+  func varints(seed: UInt64, asNameNumber: Bool) {
     var random = SplitMix64(seed: seed)
     // Each length's bounds, then seeded numbers of every width.
     var numbers: [UInt64] = [0, .max]
@@ -307,13 +312,18 @@ struct BinaryTraceReaderTests {
     for number in numbers {
       var encoded: [UInt8] = []
       BinaryTraceEncoder.putVarint(number, &encoded)
-      guard case .success(let decoded) = Self.varint(encoded), decoded == number else {
-        Issue.record("seed \(seed): \(number) as \(encoded) reads back as \(Self.varint(encoded))")
+      guard case .success(let decoded) = Self.varint(encoded, asNameNumber: asNameNumber), decoded == number
+      else {
+        Issue.record(
+          "seed \(seed): \(number) as \(encoded) reads back as \(Self.varint(encoded, asNameNumber: asNameNumber))"
+        )
         continue
       }
-      if encoded.count > 1 {
-        guard case .failure = Self.varint(Array(encoded.dropLast())) else {
-          Issue.record("seed \(seed): \(number) cut short is not refused")
+      // Cut short, with what follows in the buffer a byte that ends a number or one that does not.
+      for padding: UInt8 in [0xFF, 0x01] where encoded.count > 1 {
+        let cut = Self.varint(Array(encoded.dropLast()), asNameNumber: asNameNumber, padding: padding)
+        guard case .failure(let failure) = cut, failure.message == "the record ends inside a field" else {
+          Issue.record("seed \(seed): \(number) cut short reads as \(cut) (padding \(padding))")
           continue
         }
       }
@@ -321,14 +331,17 @@ struct BinaryTraceReaderTests {
         var longer = encoded
         longer[longer.count - 1] |= 0x80
         longer.append(0)
-        guard case .failure(let failure) = Self.varint(longer) else {
+        guard case .failure(let failure) = Self.varint(longer, asNameNumber: asNameNumber) else {
           Issue.record("seed \(seed): \(number) in a longer form is not refused")
           continue
         }
         #expect(failure.message == "a number is not in its shortest form")
       }
     }
-    guard case .failure(let tooWide) = Self.varint([UInt8](repeating: 0xFF, count: 9) + [2]) else {
+    guard
+      case .failure(let tooWide) = Self.varint(
+        [UInt8](repeating: 0xFF, count: 9) + [2], asNameNumber: asNameNumber)
+    else {
       Issue.record("a number past 64 bits is not refused")
       return
     }
