@@ -281,20 +281,25 @@ if let session = try InProcess.allocationsPerEvent({ "\(arguments[0]) --session-
   print("  CreaseSession \(BenchRow.format(session, 3)), TraceRecorder \(BenchRow.format(recorder, 3))")
   if access(crease, X_OK) == 0 {
     // The whole replay too, from both formats: the first lines of the bench trace, and the same
-    // lines with a stream's name past the 15 bytes a string holds inline or past ASCII, with a
-    // key no kind defines on every line (SPEC 2: ignored), and spaced as Python writes them.
+    // lines with a stream's name past the 15 bytes a string holds inline (one name, and twenty
+    // in turn) or past ASCII, with a key no kind defines on every line (SPEC 2: ignored), and
+    // spaced as Python writes them.
     for count in [20_000, 60_000] {
       let slice = "\(dataDirectory)/bench-slice-\(count)"
       try Spawn.run(
         "head -n \(count) \(small) > \(slice).jsonl && \(crease) convert \(slice).jsonl -o \(slice).crtrace"
           + #" && sed 's/"video2"/"back-wide-camera-main"/' \#(slice).jsonl > \#(slice)-long.jsonl"#
           + #" && sed 's/"video2"/"caméra2"/' \#(slice).jsonl > \#(slice)-utf8.jsonl"#
+          + #" && awk '{ sub(/"video2"/, "\"back-wide-camera-main-" NR % 20 "\""); print }'"#
+          + #" \#(slice).jsonl > \#(slice)-long20.jsonl"#
           + #" && sed '2,$s/}$/,"seq":7}/' \#(slice).jsonl > \#(slice)-unknown.jsonl"#
           + #" && sed -e 's/":/": /g' -e 's/,"/, "/g' \#(slice).jsonl > \#(slice)-spaced.jsonl"#)
     }
     let slices = [
       ("JSONL", ".jsonl"), ("binary", ".crtrace"), ("JSONL with a 21-byte stream name", "-long.jsonl"),
-      ("JSONL with a stream name past ASCII", "-utf8.jsonl"), ("JSONL with an unknown key", "-unknown.jsonl"),
+      ("JSONL with 20 such names in turn", "-long20.jsonl"),
+      ("JSONL with a stream name past ASCII", "-utf8.jsonl"),
+      ("JSONL with an unknown key", "-unknown.jsonl"),
       ("JSONL spaced as json.dumps spaces it", "-spaced.jsonl"),
     ]
     let counts = try slices.map { name, suffix in

@@ -84,6 +84,28 @@ struct RecentStringsTests {
     }
   }
 
+  @Test("JSON Lines: more streams than are remembered, in turn, read as json-c reads them", arguments: 0..<2)
+  func manyStreamsInTurn(seed: UInt64) throws {
+    let parser = TraceParser()
+    let reference = TraceParser(usesFastPath: false)
+    let streams = NamesByBytesTests.names
+    var random = SplitMix64(seed: seed)
+    // Three rounds, as streams deliver; now and then a line spelled member by member.
+    for round in 0..<3 {
+      for (index, name) in streams.enumerated() {
+        let t = (round * streams.count + index) * 1_000
+        let line =
+          random.next() % 8 == 0
+          ? #"{"kind":"frame","pts":\#(t),"t":\#(t),"stream":"\#(name)"}"#
+          : #"{"t":\#(t),"kind":"frame","stream":"\#(name)","pts":\#(t)}"#
+        let (fast, expected) = try Array(line.utf8).withUnsafeBytes { buffer in
+          (try parser.parse(buffer), try reference.parse(buffer))
+        }
+        #expect(fast == expected, "seed \(seed), line \(line)")
+      }
+    }
+  }
+
   @Test(
     "JSON Lines: a stream name made lately is taken where it lies only when its closing quote follows",
     arguments: 0..<4)

@@ -138,6 +138,18 @@ extension ProvenLineParser.Scanner {
     return string
   }
 
+  /// A short stream name made before, quoted, taken where it lies once the quote after it is
+  /// found: with more streams than ``rememberedQuotedString(_:)`` finds, delivering in turn. A
+  /// call: the template's usual stream is one made lately.
+  @inline(never)
+  private mutating func knownQuotedString(_ recent: RecentStrings) -> String? {
+    guard zeroPadded || offset < bytes.count, byte(at: offset) == UInt8(ascii: "\""),
+      let (string, count) = recent.streamName(quotedAtStartOf: words(at: offset &+ 1))
+    else { return nil }
+    offset &+= count &+ 2
+    return string
+  }
+
   @inline(never)
   private mutating func compactStreamAndPTS(_ recent: RecentStrings) -> (StreamName, PresentationTime)? {
     streamAndPTS(recent, ptsKey: ProvenLineParser.CanonicalSpelling.compact.pts)
@@ -168,6 +180,8 @@ extension ProvenLineParser.Scanner {
     if take(#""video""#) {
       stream = .video
     } else if let name = rememberedQuotedString(recent) {
+      stream = StreamName(rawValue: name)
+    } else if let name = knownQuotedString(recent) {
       stream = StreamName(rawValue: name)
     } else {
       guard let (name, isASCII) = text(),

@@ -341,8 +341,8 @@ struct ProvenLineParser {
     {
       guard !bytes.isEmpty else { return nil }
       // Apart, so the common name, short and ASCII, is made with no optional on the way.
-      if isASCII { return StreamName(rawValue: recent.string(ascii: bytes)) }
-      return recent.string(utf8: bytes).map(StreamName.init(rawValue:))
+      if isASCII { return StreamName(rawValue: recent.streamName(ascii: bytes)) }
+      return recent.streamName(utf8: bytes).map(StreamName.init(rawValue:))
     }
 
     static func number(_ value: Value) -> Double? {

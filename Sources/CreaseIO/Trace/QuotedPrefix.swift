@@ -19,22 +19,26 @@ struct QuotedPrefix {
   /// never matched, since no stream is named so and no type has an empty name: its mask keeps
   /// nothing, and its packed bytes are not zero.
   init(_ name: UnsafeRawBufferPointer) {
-    guard !name.isEmpty else {
+    precondition(name.count <= Self.longestName, "a quoted prefix holds at most 15 bytes and its quote")
+    self.init(PackedBytes(name))
+  }
+
+  /// The prefix of a name of at most ``longestName`` bytes, packed, and a quote: the packed
+  /// bytes and the quote after them, shifted into place (byte by byte, a stream name made
+  /// again at every frame cost 109 instructions a frame; callgrind, 1,000 streams in turn).
+  init(_ name: PackedBytes) {
+    guard name.count > 0 else {
       (low, high, lowMask, highMask) = (1, 0, 0, 0)
       return
     }
-    precondition(name.count <= Self.longestName, "a quoted prefix holds at most 15 bytes and its quote")
-    var words = (UInt64(0), UInt64(0))
-    let quoted = name.count &+ 1
-    for index in 0..<quoted {
-      let byte = UInt64(index < name.count ? name[index] : UInt8(ascii: "\""))
-      if index < 8 {
-        words.0 |= byte << UInt64(8 &* index)
-      } else {
-        words.1 |= byte << UInt64(8 &* (index &- 8))
-      }
-    }
-    (low, high) = words
+    assert(name.count <= Self.longestName, "a quoted prefix holds at most 15 bytes and its quote")
+    let quote = UInt64(UInt8(ascii: "\""))
+    let count = name.count
+    (low, high) =
+      count < 8
+      ? (name.low | quote << UInt64(8 &* count), 0)
+      : (name.low, name.high | quote << UInt64(8 &* (count &- 8)))
+    let quoted = count &+ 1
     lowMask = quoted >= 8 ? .max : (1 << UInt64(8 &* quoted)) &- 1
     highMask = quoted <= 8 ? 0 : quoted == 16 ? .max : (1 << UInt64(8 &* (quoted &- 8))) &- 1
   }

@@ -18,39 +18,16 @@ final class RecentShortStrings {
   /// The longest string remembered: the longest that lives inline.
   static let longest = 15
 
-  /// A string's bytes, packed: its length and the words that together hold every byte.
-  private struct Key: Equatable {
-    var count: Int
-    var low: UInt64
-    var high: UInt64
-
-    /// The key of `bytes`, at most ``RecentShortStrings/longest`` of them. Overlapping loads,
-    /// each within the bytes, hold every byte once the length is known.
-    @inline(__always)
-    init(_ bytes: UnsafeRawBufferPointer) {
-      count = bytes.count
-      switch count {
-      case 8...:
-        low = bytes.loadUnaligned(as: UInt64.self)
-        high = bytes.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-      case 4...:
-        low = UInt64(bytes.loadUnaligned(as: UInt32.self))
-        high = UInt64(bytes.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
-      default:
-        low = 0
-        for index in 0..<count { low |= UInt64(bytes[index]) << (8 &* UInt64(index)) }
-        high = 0
-      }
-    }
-  }
+  /// A string's bytes, packed: up to ``longest``, the bytes themselves.
+  private typealias Key = PackedBytes
 
   private struct Entry {
     var key: Key
     var quoted: QuotedPrefix
     var string: String
 
-    init(_ bytes: UnsafeRawBufferPointer, key: Key, string: String) {
-      (self.key, quoted, self.string) = (key, QuotedPrefix(bytes), string)
+    init(key: Key, string: String) {
+      (self.key, quoted, self.string) = (key, QuotedPrefix(key), string)
     }
   }
 
@@ -62,7 +39,7 @@ final class RecentShortStrings {
     // Every slot holds the empty string, which is what its key (no bytes) stands for.
     let noBytes = UnsafeRawBufferPointer(start: nil, count: 0)
     entries = .allocate(capacity: Self.capacity)
-    entries.initialize(repeating: Entry(noBytes, key: Key(noBytes), string: ""), count: Self.capacity)
+    entries.initialize(repeating: Entry(key: Key(noBytes), string: ""), count: Self.capacity)
     nextReplaced = .allocate(capacity: 1)
     nextReplaced.initialize(to: 0)
   }
@@ -128,8 +105,15 @@ final class RecentShortStrings {
   @inline(never)
   private func made(_ bytes: UnsafeRawBufferPointer, key: Key) -> String {
     let string = String(ascii: bytes)
-    entries[nextReplaced.pointee] = Entry(bytes, key: key, string: string)
-    nextReplaced.pointee = (nextReplaced.pointee &+ 1) % Self.capacity
+    remember(string, key)
     return string
+  }
+
+  /// Remembers `string`, ASCII and packed as `key` (at most ``longest`` bytes), in place of the
+  /// oldest: one made before and found again elsewhere.
+  func remember(_ string: String, _ key: PackedBytes) {
+    assert(remembered(key) == nil, "a string is remembered once")
+    entries[nextReplaced.pointee] = Entry(key: key, string: string)
+    nextReplaced.pointee = (nextReplaced.pointee &+ 1) % Self.capacity
   }
 }

@@ -27,8 +27,24 @@ final class RecentStrings {
   private var strings: [String] = []
   private var nextReplaced = 0
   private let short = RecentShortStrings()
+  /// The short stream names made or found lately, apart from the labels and views, which would
+  /// take their places: found where they lie on a line.
+  private let shortStreamNames = RecentShortStrings()
+  /// Every stream name made, within the stages' budget: more streams than are remembered here
+  /// deliver in turn, and each name comes round again after the others.
+  private let streamNames = NamesByBytes()
+  /// How many stream names ``streamName(quotedAtStartOf:)`` has found, behind a pointer this
+  /// object owns, so that counting one needs no exclusivity check (callgrind, 1,000 streams in
+  /// turn: about 30 instructions a frame as a stored property). Safe because it is initialized
+  /// in `init` and deinitialized in `deinit` only.
+  private let streamNamesFound = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
-  init() { strings.reserveCapacity(Self.capacity) }
+  init() {
+    strings.reserveCapacity(Self.capacity)
+    streamNamesFound.initialize(to: 0)
+  }
+
+  deinit { streamNamesFound.deallocate() }
 
   /// The remembered string of `bytes` when they are short and were made into a string lately,
   /// found without checking them: they were checked when it was made.
@@ -44,7 +60,28 @@ final class RecentStrings {
   /// - Complexity: O(`RecentShortStrings.capacity`).
   @inline(__always)
   func rememberedShort(quotedAtStartOf line: LineWords) -> (string: String, count: Int)? {
-    short.remembered(quotedAtStartOf: line)
+    shortStreamNames.remembered(quotedAtStartOf: line)
+  }
+
+  /// The stream name made before that `line`'s sixteen bytes start with, a closing quote after
+  /// it, and its length, however many streams the trace has: for a JSON line whose stream is
+  /// not among those ``rememberedShort(quotedAtStartOf:)`` finds. Only names the JSON Lines
+  /// fast path read, of plain bytes, are kept (``NamesByBytes/name(quotedAtStartOf:)``).
+  /// - Complexity: O(1), expected.
+  // Inlined into the line's parse, with the remembering a call. Tuning: hot-inline.
+  @inline(__always)
+  func streamName(quotedAtStartOf line: LineWords) -> (string: String, count: Int)? {
+    guard let (name, count) = streamNames.name(quotedAtStartOf: line) else { return nil }
+    // Remembered again one time in 16, so that a few streams that deliver most come back to
+    // the look where they lie, while with many in turn, the remembering costs little.
+    streamNamesFound.pointee &+= 1
+    if streamNamesFound.pointee & 15 == 0 { rememberStreamName(name, PackedBytes(line, count: count)) }
+    return (name, count)
+  }
+
+  @inline(never)
+  private func rememberStreamName(_ name: String, _ packed: PackedBytes) {
+    shortStreamNames.remember(name, packed)
   }
 
   /// The string of `bytes`, which are ASCII: the remembered one when its bytes are the same.
@@ -54,6 +91,28 @@ final class RecentStrings {
     guard bytes.count > Self.longestInline else { return short.string(ascii: bytes) }
     // Made from ASCII, a string is never refused.
     return rememberedOrMade(bytes) { String(ascii: $0) }!
+  }
+
+  /// The stream name of `bytes`, which are ASCII: one made before, found by its bytes however
+  /// many streams the trace has, else made and kept.
+  /// - Complexity: O(*n*) in the *n* bytes, expected.
+  func streamName(ascii bytes: UnsafeRawBufferPointer) -> String {
+    let isShort = bytes.count <= Self.longestInline
+    if isShort, let remembered = shortStreamNames.remembered(bytes) { return remembered }
+    if let known = streamNames.name(bytes) { return known }
+    let made = isShort ? shortStreamNames.string(ascii: bytes) : string(ascii: bytes)
+    streamNames.add(made, bytes: bytes)
+    return made
+  }
+
+  /// The stream name of `bytes`: one made before, found by its bytes, else made and kept;
+  /// `nil` when they are not well-formed UTF-8.
+  /// - Complexity: O(*n*) in the *n* bytes, expected.
+  func streamName(utf8 bytes: UnsafeRawBufferPointer) -> String? {
+    if let known = streamNames.name(bytes) { return known }
+    guard let made = string(utf8: bytes) else { return nil }
+    streamNames.add(made, bytes: bytes)
+    return made
   }
 
   /// The string of `bytes`, the remembered one when its bytes are the same; `nil` when they are
