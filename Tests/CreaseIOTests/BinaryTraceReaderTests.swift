@@ -293,7 +293,7 @@ struct BinaryTraceReaderTests {
     return padded.withUnsafeBytes { buffer in
       var body = BodyReader(bytes: buffer.baseAddress!, position: 0, end: bytes.count)
       return Result { () throws(BodyReader.Failure) in
-        let value = asNameNumber ? try body.nameNumber() : try body.varint()
+        let value = try body.varint(twoBytesInline: asNameNumber)
         guard body.position == bytes.count else { throw BodyReader.Failure("read \(body.position) bytes") }
         return value
       }

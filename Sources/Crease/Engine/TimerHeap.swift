@@ -1,17 +1,13 @@
 /// The binary heap of a ``TimerScheduler``: its entries in heap order, and where each slot's
 /// entry is.
 ///
-/// Both live in one storage of plain values that a copy of the scheduler shares until either
-/// changes it. Every mutating method checks the storage for sharing once, before it starts;
-/// two `Array`s checked theirs at every store, two or three times a sift even for a heap of a
-/// handful of timers (callgrind, the bench's day trace: a stall timer re-armed with each frame
-/// cost about 190 instructions).
+/// Both live in one ``TimerStorage``, which a copy of the scheduler shares until either changes
+/// it: every mutating method checks it for sharing once, before it starts.
 ///
 /// Safe because every position read or written is below the count it indexes: a heap place
 /// and a slot are checked where they come in (``replace(at:with:)``, ``remove(at:)``,
 /// ``place(ofSlot:)``, ``setPlace(_:ofSlot:)``, and an entry's slot when it is added), and the
-/// sifts move only from a place to its parent or to a child checked against the count. The
-/// storage is written only once it is known not to be shared.
+/// sifts move only from a place to its parent or to a child checked against the count.
 struct TimerHeap: Sendable {
   /// What the heap orders: a due time, the setting order, and the slot with the rest of the
   /// timer.
@@ -33,7 +29,7 @@ struct TimerHeap: Sendable {
   /// A slot's place when its entry is in the scheduler's lane, not in the heap.
   static var inLane: Int { -2 }
 
-  private var storage = Storage(entryCapacity: 8, slotCapacity: 8)
+  private var storage = TimerStorage<Entry, Int>(entryCapacity: 8, slotCapacity: 8)
   /// The number of entries in the heap.
   private(set) var count = 0
   /// The number of slots that have a place.
@@ -57,7 +53,7 @@ struct TimerHeap: Sendable {
   @inline(__always)
   func place(ofSlot slot: Int) -> Int {
     precondition(UInt(bitPattern: slot) < UInt(bitPattern: slotCount), "a slot below the count")
-    return storage.places[slot]
+    return storage.slots[slot]
   }
 
   /// Gives slots up to `count` a place (not pending).
@@ -65,7 +61,7 @@ struct TimerHeap: Sendable {
   mutating func addSlots(upTo count: Int) {
     guard count > slotCount else { return }
     makeUnique(room: self.count, count)
-    (storage.places + slotCount).initialize(repeating: Self.notPending, count: count - slotCount)
+    (storage.slots + slotCount).initialize(repeating: Self.notPending, count: count - slotCount)
     slotCount = count
   }
 
@@ -75,7 +71,7 @@ struct TimerHeap: Sendable {
     precondition(place < 0, "a slot is placed in the heap by its entry")
     precondition(UInt(bitPattern: slot) < UInt(bitPattern: slotCount), "a slot below the count")
     makeUnique()
-    storage.places[slot] = place
+    storage.slots[slot] = place
   }
 
   /// Puts `entry` in the heap, for a slot that has no entry in it.
@@ -104,7 +100,7 @@ struct TimerHeap: Sendable {
   mutating func remove(at index: Int) {
     precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "a heap index below the count")
     makeUnique()
-    storage.places[storage.entries[index].slot] = Self.notPending
+    storage.slots[storage.entries[index].slot] = Self.notPending
     count &-= 1
     guard index < count else { return }
     restore(storage.entries[count], at: index)
@@ -120,7 +116,7 @@ struct TimerHeap: Sendable {
     } else {
       // A leaf, or alone in the heap as one stream's stall timer is: in place already.
       storage.entries[index] = entry
-      storage.places[entry.slot] = index
+      storage.slots[entry.slot] = index
     }
   }
 
@@ -128,7 +124,7 @@ struct TimerHeap: Sendable {
   // once at the end: one entry and one place written a level.
 
   private func siftUp(_ moving: Entry, from start: Int) {
-    let (entries, places) = (storage.entries, storage.places)
+    let (entries, places) = (storage.entries, storage.slots)
     var index = start
     while index > 0 {
       let parent = (index &- 1) / 2
@@ -146,7 +142,7 @@ struct TimerHeap: Sendable {
   // hot-inline.
   @inline(__always)
   private func siftDown(_ moving: Entry, from start: Int) {
-    let (entries, places) = (storage.entries, storage.places)
+    let (entries, places) = (storage.entries, storage.slots)
     var index = start
     while true {
       let left = 2 &* index &+ 1
@@ -164,55 +160,11 @@ struct TimerHeap: Sendable {
 
   /// Makes the storage this heap's own.
   @inline(__always)
-  private mutating func makeUnique() {
-    if _slowPath(!isKnownUniquelyReferenced(&storage)) { copyStorage(room: count, slotCount) }
-  }
+  private mutating func makeUnique() { _ = storage.makeUnique(count: count, slotCount: slotCount) }
 
   /// Makes the storage this heap's own, with room for `entries` entries and `slots` places.
   @inline(__always)
   private mutating func makeUnique(room entries: Int, _ slots: Int) {
-    if _slowPath(
-      !isKnownUniquelyReferenced(&storage) || entries > storage.entryCapacity || slots > storage.slotCapacity)
-    {
-      copyStorage(room: entries, slots)
-    }
-  }
-
-  /// Copies the storage into one of its own with room for `entries` entries and `slots`
-  /// places, growing a capacity at least twofold when it grows.
-  private mutating func copyStorage(room entries: Int, _ slots: Int) {
-    func capacity(_ needed: Int, _ capacity: Int) -> Int {
-      needed > capacity ? Swift.max(needed, capacity &* 2) : capacity
-    }
-    storage = storage.copy(
-      entries: count, slots: slotCount, entryCapacity: capacity(entries, storage.entryCapacity),
-      slotCapacity: capacity(slots, storage.slotCapacity))
-  }
-
-  /// The entries and places, in one allocation each, of plain values: nothing to deinitialize.
-  private final class Storage: @unchecked Sendable {
-    let entries: UnsafeMutablePointer<Entry>
-    let places: UnsafeMutablePointer<Int>
-    let entryCapacity: Int
-    let slotCapacity: Int
-
-    init(entryCapacity: Int, slotCapacity: Int) {
-      entries = .allocate(capacity: entryCapacity)
-      places = .allocate(capacity: slotCapacity)
-      (self.entryCapacity, self.slotCapacity) = (entryCapacity, slotCapacity)
-    }
-
-    deinit {
-      entries.deallocate()
-      places.deallocate()
-    }
-
-    /// A storage of the given capacities holding the first `entries` entries and `slots` places.
-    func copy(entries: Int, slots: Int, entryCapacity: Int, slotCapacity: Int) -> Storage {
-      let copy = Storage(entryCapacity: entryCapacity, slotCapacity: slotCapacity)
-      copy.entries.initialize(from: self.entries, count: entries)
-      copy.places.initialize(from: places, count: slots)
-      return copy
-    }
+    _ = storage.makeUnique(count: count, slotCount: slotCount, room: entries, slots)
   }
 }

@@ -1,22 +1,21 @@
 /// The lane of a ``TimerScheduler``: entries in firing order in a ring, and for each slot the
 /// setting number of its live entry, the one a re-arm in the lane left behind it going stale.
 ///
-/// Both live in one storage of plain values that a copy of the scheduler shares until either
-/// changes it, checked for sharing once a change. With many streams delivering in turn, each
-/// frame takes its stream's stall timer from the front to the back: a ring queue and an `Array`
-/// of the slots' setting numbers checked their buffers twice a frame (callgrind, a frame at
-/// 1,000 streams: the slot's store alone about 29 instructions). Nothing is allocated once the
-/// ring and the slots have grown to their working size.
+/// Both live in one ``TimerStorage``, which a copy of the scheduler shares until either changes
+/// it, checked for sharing once a change. With many streams delivering in turn, each frame takes
+/// its stream's stall timer from the front to the back: a ring queue and an `Array` of the
+/// slots' setting numbers checked their buffers twice a frame (callgrind, a frame at 1,000
+/// streams: the slot's store alone about 29 instructions). Nothing is allocated once the ring
+/// and the slots have grown to their working size.
 ///
 /// Safe because every position read or written is below the count it indexes: a ring position
 /// is `head` plus an offset below the ring's capacity, wrapped once (`head` is below it, and
 /// the offset at most the count, which is at most the capacity); a slot is checked where it
-/// comes in (``isLive(_:)``, ``append(_:)``, ``moveFirstToBack(as:)``). The storage is written
-/// only once it is known not to be shared.
+/// comes in (``isLive(_:)``, ``append(_:)``, ``moveFirstToBack(as:)``).
 struct TimerLane: Sendable {
   typealias Entry = TimerHeap.Entry
 
-  private var storage = Storage(entryCapacity: 0, slotCapacity: 0)
+  private var storage = TimerStorage<Entry, UInt64>(entryCapacity: 0, slotCapacity: 0)
   /// The ring position of the first entry.
   private var head = 0
   /// The number of entries in the lane, live and stale.
@@ -43,7 +42,7 @@ struct TimerLane: Sendable {
   @inline(__always)
   func isLive(_ entry: Entry) -> Bool {
     precondition(UInt(bitPattern: entry.slot) < UInt(bitPattern: slotCount), "a slot below the count")
-    return storage.liveSequences[entry.slot] == entry.sequence
+    return storage.slots[entry.slot] == entry.sequence
   }
 
   /// Gives slots up to `count` a setting number that no entry has.
@@ -51,7 +50,7 @@ struct TimerLane: Sendable {
   mutating func addSlots(upTo count: Int) {
     guard count > slotCount else { return }
     makeUnique(room: self.count, count)
-    (storage.liveSequences + slotCount).initialize(repeating: .max, count: count &- slotCount)
+    (storage.slots + slotCount).initialize(repeating: .max, count: count &- slotCount)
     slotCount = count
   }
 
@@ -61,7 +60,7 @@ struct TimerLane: Sendable {
     precondition(UInt(bitPattern: entry.slot) < UInt(bitPattern: slotCount), "a slot below the count")
     makeUnique(room: count &+ 1, slotCount)
     storage.entries[position(at: count)] = entry
-    storage.liveSequences[entry.slot] = entry.sequence
+    storage.slots[entry.slot] = entry.sequence
     count &+= 1
   }
 
@@ -86,7 +85,7 @@ struct TimerLane: Sendable {
     // The back's position is free, or, with every position in use, the first's own: written
     // before the front moves past it either way.
     storage.entries[position(at: count)] = entry
-    storage.liveSequences[entry.slot] = entry.sequence
+    storage.slots[entry.slot] = entry.sequence
     head = position(at: 1)
   }
 
@@ -117,52 +116,13 @@ struct TimerLane: Sendable {
   /// Makes the storage this lane's own.
   @inline(__always)
   private mutating func makeUnique() {
-    if _slowPath(!isKnownUniquelyReferenced(&storage)) { copyStorage(room: count, slotCount) }
+    if storage.makeUnique(count: count, first: head, slotCount: slotCount) { head = 0 }
   }
 
-  /// Makes the storage this lane's own, with room for `entries` entries and `slots` slots.
+  /// Makes the storage this lane's own, with room for `entries` entries and `slots` slots; a
+  /// copy lays the ring out from its start.
   @inline(__always)
   private mutating func makeUnique(room entries: Int, _ slots: Int) {
-    if _slowPath(
-      !isKnownUniquelyReferenced(&storage) || entries > storage.entryCapacity || slots > storage.slotCapacity)
-    {
-      copyStorage(room: entries, slots)
-    }
-  }
-
-  /// Copies the storage into one of its own with room for `entries` entries and `slots` slots,
-  /// the entries laid out from the ring's start, growing a capacity at least twofold (and to
-  /// 16 at first) when it grows.
-  private mutating func copyStorage(room entries: Int, _ slots: Int) {
-    func capacity(_ needed: Int, _ capacity: Int) -> Int {
-      needed > capacity ? Swift.max(needed, capacity &* 2, 16) : capacity
-    }
-    let copy = Storage(
-      entryCapacity: capacity(entries, storage.entryCapacity),
-      slotCapacity: capacity(slots, storage.slotCapacity))
-    for offset in 0..<count { (copy.entries + offset).initialize(to: storage.entries[position(at: offset)]) }
-    copy.liveSequences.initialize(from: storage.liveSequences, count: slotCount)
-    storage = copy
-    head = 0
-  }
-
-  /// The ring and the slots' setting numbers, in one allocation each, of plain values: nothing
-  /// to deinitialize.
-  private final class Storage: @unchecked Sendable {
-    let entries: UnsafeMutablePointer<Entry>
-    let liveSequences: UnsafeMutablePointer<UInt64>
-    let entryCapacity: Int
-    let slotCapacity: Int
-
-    init(entryCapacity: Int, slotCapacity: Int) {
-      entries = .allocate(capacity: entryCapacity)
-      liveSequences = .allocate(capacity: slotCapacity)
-      (self.entryCapacity, self.slotCapacity) = (entryCapacity, slotCapacity)
-    }
-
-    deinit {
-      entries.deallocate()
-      liveSequences.deallocate()
-    }
+    if storage.makeUnique(count: count, first: head, slotCount: slotCount, room: entries, slots) { head = 0 }
   }
 }

@@ -131,11 +131,7 @@ extension ProvenLineParser.Scanner {
   /// A short string made lately, quoted, taken where it lies: its end is not looked for.
   @inline(__always)
   private mutating func rememberedQuotedString(_ recent: RecentStrings) -> String? {
-    guard zeroPadded || offset < bytes.count, byte(at: offset) == UInt8(ascii: "\""),
-      let (string, count) = recent.rememberedShort(quotedAtStartOf: words(at: offset &+ 1))
-    else { return nil }
-    offset &+= count &+ 2
-    return string
+    quotedString { recent.rememberedShort(quotedAtStartOf: $0) }
   }
 
   /// A short stream name made before, quoted, taken where it lies once the quote after it is
@@ -143,8 +139,15 @@ extension ProvenLineParser.Scanner {
   /// call: the template's usual stream is one made lately.
   @inline(never)
   private mutating func knownQuotedString(_ recent: RecentStrings) -> String? {
+    quotedString { recent.streamName(quotedAtStartOf: $0) }
+  }
+
+  /// The quoted string `find` finds in the sixteen bytes after the opening quote, with its
+  /// length, taken with its quotes.
+  @inline(__always)
+  private mutating func quotedString(_ find: (LineWords) -> (string: String, count: Int)?) -> String? {
     guard zeroPadded || offset < bytes.count, byte(at: offset) == UInt8(ascii: "\""),
-      let (string, count) = recent.streamName(quotedAtStartOf: words(at: offset &+ 1))
+      let (string, count) = find(words(at: offset &+ 1))
     else { return nil }
     offset &+= count &+ 2
     return string

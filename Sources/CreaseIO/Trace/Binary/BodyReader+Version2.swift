@@ -110,13 +110,25 @@ extension BodyReader {
   /// and pts cost 150 instructions an event. Each path checks its own length against the
   /// record's end, once: a check for one byte made first on every path as well cost 4
   /// instructions an event.
+  ///
+  /// With `twoBytesInline`, a number of two bytes is read on a path of its own as well, for a
+  /// name's number: a trace's names past the 127th have two bytes (streams past the 127th),
+  /// and through the general path a frame cost 33 instructions more at 1,000 streams than at
+  /// one (callgrind). Only names: two bytes taken apart in every number cost the day trace's
+  /// `t` and pts more than they saved (18 instructions an event). A constant at each call.
   @inline(__always)
-  mutating func varint() throws(Failure) -> UInt64 {
+  mutating func varint(twoBytesInline: Bool = false) throws(Failure) -> UInt64 {
     let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
     if word & 0x80 == 0 {
       try need(1)
       position &+= 1
       return word & 0x7F
+    }
+    if twoBytesInline && word & 0x8000 == 0 {
+      try need(2)
+      guard word & 0x7F00 != 0 else { throw Failure("a number is not in its shortest form") }
+      position &+= 2
+      return word & 0x7F | (word >> 1) & 0x3F80
     }
     let stops = ~word & 0x8080_8080_8080_8080
     guard stops != 0 else { return try longVarint() }
@@ -133,26 +145,6 @@ extension BodyReader {
     packed = (packed & 0x3FFF_0000_3FFF_0000) >> 2 | (packed & 0x0000_3FFF_0000_3FFF)
     packed = (packed & 0x0FFF_FFFF_0000_0000) >> 4 | (packed & 0x0000_0000_0FFF_FFFF)
     return packed
-  }
-
-  /// A name's number: ``varint()``, with the numbers of two bytes read inline as well as those
-  /// of one. A trace's names past the 127th have them (streams past the 127th): through the
-  /// general path, a frame cost 33 instructions more at 1,000 streams than at one (callgrind).
-  /// Only names: two bytes taken inline in every number cost the day trace's `t` and pts more
-  /// than they saved (18 instructions an event).
-  @inline(__always)
-  mutating func nameNumber() throws(Failure) -> UInt64 {
-    let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-    if word & 0x80 == 0 {
-      try need(1)
-      position &+= 1
-      return word & 0x7F
-    }
-    guard word & 0x8000 == 0 else { return try varint() }
-    try need(2)
-    guard word & 0x7F00 != 0 else { throw Failure("a number is not in its shortest form") }
-    position &+= 2
-    return word & 0x7F | (word >> 1) & 0x3F80
   }
 
   /// A number of 9 or 10 bytes, byte by byte.
@@ -230,7 +222,7 @@ extension BodyReader {
   // table (as a call, 63 instructions a frame). Tuning: hot-inline.
   @inline(__always)
   private mutating func version2StreamName(_ table: inout BinaryNameTable) throws(Failure) -> StreamName {
-    let number = try nameNumber()
+    let number = try varint(twoBytesInline: true)
     // A numbered name is known not to be empty while the table numbers no empty name: asking
     // the text cost 2 instructions an event (callgrind, the day trace).
     if !table.numbersAnEmptyName, let name = table.name(numbered: number) {
