@@ -340,9 +340,7 @@ struct ProvenLineParser {
       -> StreamName?
     {
       guard !bytes.isEmpty else { return nil }
-      // Apart, so the common name, short and ASCII, is made with no optional on the way.
-      if isASCII { return StreamName(rawValue: recent.streamName(ascii: bytes)) }
-      return recent.streamName(utf8: bytes).map(StreamName.init(rawValue:))
+      return recent.streamName(bytes, isASCII: isASCII).map(StreamName.init(rawValue:))
     }
 
     static func number(_ value: Value) -> Double? {

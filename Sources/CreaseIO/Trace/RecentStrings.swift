@@ -65,8 +65,9 @@ final class RecentStrings {
 
   /// The stream name made before that `line`'s sixteen bytes start with, a closing quote after
   /// it, and its length, however many streams the trace has: for a JSON line whose stream is
-  /// not among those ``rememberedShort(quotedAtStartOf:)`` finds. Only names the JSON Lines
-  /// fast path read, of plain bytes, are kept (``NamesByBytes/name(quotedAtStartOf:)``).
+  /// not among those ``rememberedShort(quotedAtStartOf:)`` finds. Asked only of the JSON Lines
+  /// parser's strings, whose stream names all come from its fast path, of plain bytes
+  /// (``NamesByBytes/name(quotedAtStartOf:)``).
   /// - Complexity: O(1), expected.
   // Inlined into the line's parse, with the remembering a call. Tuning: hot-inline.
   @inline(__always)
@@ -93,24 +94,30 @@ final class RecentStrings {
     return rememberedOrMade(bytes) { String(ascii: $0) }!
   }
 
-  /// The stream name of `bytes`, which are ASCII: one made before, found by its bytes however
-  /// many streams the trace has, else made and kept.
-  /// - Complexity: O(*n*) in the *n* bytes, expected.
-  func streamName(ascii bytes: UnsafeRawBufferPointer) -> String {
-    let isShort = bytes.count <= Self.longestInline
-    if isShort, let remembered = shortStreamNames.remembered(bytes) { return remembered }
-    if let known = streamNames.name(bytes) { return known }
-    let made = isShort ? shortStreamNames.string(ascii: bytes) : string(ascii: bytes)
-    streamNames.add(made, bytes: bytes)
-    return made
+  /// The short stream name remembered lately whose bytes are `bytes`, if any: the first look of
+  /// ``streamName(_:isASCII:)``, for a caller that takes it inline.
+  /// - Complexity: O(`RecentShortStrings.capacity`).
+  @inline(__always)
+  func rememberedShortStreamName(_ bytes: UnsafeRawBufferPointer) -> String? {
+    bytes.count <= Self.longestInline ? shortStreamNames.remembered(bytes) : nil
   }
 
-  /// The stream name of `bytes`: one made before, found by its bytes, else made and kept;
-  /// `nil` when they are not well-formed UTF-8.
+  /// The stream name of `bytes`: one made before, found by its bytes however many streams the
+  /// trace has, else made (checked as UTF-8 unless `isASCII` says, or a look at the bytes finds,
+  /// that they are ASCII) and kept; `nil` when they are not well-formed UTF-8.
   /// - Complexity: O(*n*) in the *n* bytes, expected.
-  func streamName(utf8 bytes: UnsafeRawBufferPointer) -> String? {
+  func streamName(_ bytes: UnsafeRawBufferPointer, isASCII: Bool? = nil) -> String? {
+    // Only ASCII names are remembered short, and bytes equal to one are that name.
+    if let remembered = rememberedShortStreamName(bytes) { return remembered }
     if let known = streamNames.name(bytes) { return known }
-    guard let made = string(utf8: bytes) else { return nil }
+    let isShort = bytes.count <= Self.longestInline
+    let made: String?
+    if isASCII ?? bytes.allSatisfy({ $0 < 0x80 }) {
+      made = isShort ? shortStreamNames.string(ascii: bytes) : string(ascii: bytes)
+    } else {
+      made = string(utf8: bytes)
+    }
+    guard let made else { return nil }
     streamNames.add(made, bytes: bytes)
     return made
   }

@@ -86,12 +86,20 @@ extension BodyReader {
     try flag() ? try version1String() : nil
   }
 
-  /// A stream's name, spelled out in every record: made by `recent`, which finds the names it
-  /// made lately again by their bytes.
+  /// A stream's name, spelled out in every record: found by `recent` by its bytes, however many
+  /// streams the trace has (with more than it remembered lately, each name was made again at
+  /// every frame: at 1,000 streams a frame cost 1,549 instructions against 1,079 with one).
   private mutating func version1StreamName(_ recent: RecentStrings) throws(Failure) -> StreamName {
-    let name = StreamName(rawValue: try string(count: Int(try little(UInt32.self)), madeBy: recent))
-    guard !name.rawValue.isEmpty else { throw Failure("'stream' must not be empty") }
-    return name
+    let count = Int(try little(UInt32.self))
+    try need(count)
+    defer { position &+= count }
+    let slice = UnsafeRawBufferPointer(start: bytes + position, count: count)
+    // A short one remembered lately, looked for inline: the usual name, at every frame.
+    guard let name = recent.rememberedShortStreamName(slice) ?? recent.streamName(slice) else {
+      throw Failure("a string is not valid UTF-8")
+    }
+    guard !name.isEmpty else { throw Failure("'stream' must not be empty") }
+    return StreamName(rawValue: name)
   }
 
   private mutating func version1PresentationTime() throws(Failure) -> PresentationTime {
