@@ -1,6 +1,6 @@
 /// A string's length and its first sixteen bytes in two words, the first byte in the lowest,
-/// zero past the end: each word read in one load where there are eight bytes to load (fewer, a
-/// byte at a time).
+/// zero past the end: each word read in one load where there are eight bytes to load, four to
+/// seven in two loads of four, fewer a byte at a time.
 ///
 /// Up to 15 bytes it is the bytes themselves: two strings of at most 15 bytes are equal exactly
 /// when their packed bytes are, and the bytes at a place on a line (``LineWords``) pack the
