@@ -82,6 +82,9 @@ final class NamesByBytes {
   /// that name, the quote closes it, and none of them is past the line's end, which is a
   /// control byte.
   /// - Complexity: O(1), expected.
+  // Inlined into the JSON Lines parser's one call for a known name: as a call of its own, a
+  // frame at 1,000 streams cost 17 instructions more (callgrind). Tuning: hot-inline.
+  @inline(__always)
   func name(quotedAtStartOf line: LineWords) -> (string: String, count: Int)? {
     guard let count = Self.firstQuote(in: line), count > 0 else { return nil }
     let packed = PackedBytes(line, count: count)
