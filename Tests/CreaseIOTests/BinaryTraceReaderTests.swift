@@ -285,7 +285,7 @@ struct BinaryTraceReaderTests {
 
   /// The number `bytes` decode to, or the failure, with 8 readable bytes of `padding` past them
   /// as the reader keeps (a varint is loaded 8 bytes at a time); read as a name's number, with
-  /// its own path for two bytes, when `asNameNumber`.
+  /// its own paths for two and three bytes, when `asNameNumber`.
   static func varint(
     _ bytes: [UInt8], asNameNumber: Bool = false, padding: UInt8 = 0xFF
   ) -> Result<UInt64, BodyReader.Failure> {
@@ -293,7 +293,7 @@ struct BinaryTraceReaderTests {
     return padded.withUnsafeBytes { buffer in
       var body = BodyReader(bytes: buffer.baseAddress!, position: 0, end: bytes.count)
       return Result { () throws(BodyReader.Failure) in
-        let value = try body.varint(twoBytesInline: asNameNumber)
+        let value = try body.varint(nameInline: asNameNumber)
         guard body.position == bytes.count else { throw BodyReader.Failure("read \(body.position) bytes") }
         return value
       }
