@@ -45,11 +45,15 @@ let package = Package(
     // C11 atomics for CreaseLocking's AtomicCell (Synchronization's Atomic needs macOS 15): a
     // header of inline functions behind a module map, nothing to compile on its own.
     .systemLibrary(name: "CAtomicCell"),
+    // Two files swapped in one step (`renameat2`, `renamex_np`), for replacing an output
+    // without ext4's write-out on a rename over a file: a header of one inline function.
+    .systemLibrary(name: "CRenameExchange"),
     // For apps' tests: a clock that moves only when the test moves it. No I/O.
     .target(name: "CreaseTesting", dependencies: ["Crease", "CreaseRecording", "CreaseLocking"]),
     // The layers of the command's house, each depending only on those above it in this list
     // (Docs/Architecture.md). Bytes, files, sockets, signals and the wall clock.
-    .target(name: "CreaseSystem", dependencies: ["Crease", "CreaseRecording", "CreaseLocking"]),
+    .target(
+      name: "CreaseSystem", dependencies: ["Crease", "CreaseRecording", "CreaseLocking", "CRenameExchange"]),
     // JSON documents: the streaming reader, json-c's documents, locations, the writer.
     .target(name: "CreaseJSON", dependencies: ["Crease", "CreaseRecording", "CreaseSystem", "CJSONC"]),
     // Configuration files, read and written, and the provenance (version and configuration) a

@@ -87,7 +87,7 @@ for target in "${targets[@]}"; do
     common=(-target "$target" -module-name "$module" $kind -package-name crease -swift-version 6
       -resource-dir "$toolchain_lib" -I "$interfaces" -I "$headers" -I "$modules_out"
       -I Sources/CJSONC -Xcc -I"$json_c"
-      -I Sources/CAtomicCell -module-cache-path "$work/$target/cache")
+      -I Sources/CAtomicCell -I Sources/CRenameExchange -module-cache-path "$work/$target/cache")
     # The module its dependents import, from declarations only; then every body type-checked.
     swiftc "${common[@]}" -emit-module -Xfrontend -experimental-skip-all-function-bodies \
       -emit-module-path "$modules_out/$module.swiftmodule" $sources >/dev/null 2>&1 || true

@@ -1,3 +1,5 @@
+import CRenameExchange
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -15,6 +17,11 @@
 /// the temporary file, so an interrupted run leaves the old file or none, never a partial one.
 /// A FIFO or a device, and the output of a paced or live run, is written in place, as the sink
 /// flushes, since its reader consumes it as it goes.
+///
+/// A file that exists is replaced by exchanging the two and removing the old one, not by a
+/// rename over it: ext4 writes a file's data out before a rename that replaces another
+/// (`auto_da_alloc`), which made a rerun of `batch` into its last directory wait on the disk
+/// for every output (Docs/Decisions.md, "Output").
 public final class ReplacedFile {
   /// The sink to write to.
   public let sink: FileSink
@@ -22,6 +29,8 @@ public final class ReplacedFile {
   public let path: String
   /// The file that is replaced: `path`, or what the link at `path` points to.
   private let target: String
+  /// Whether a file was at `target` when this was opened: then it is exchanged, not renamed over.
+  private let replacesFile: Bool
   private var temporaryPath: String?
 
   /// Opens the output for `path`; `inPlace` writes even a regular file where it is (a paced or
@@ -31,6 +40,7 @@ public final class ReplacedFile {
     target = Self.linkTarget(of: path)
     var status = stat()
     let exists = stat(target, &status) == 0
+    replacesFile = exists
     if inPlace || (exists && (status.st_mode & S_IFMT) != S_IFREG) {
       sink = try FileSink(creatingFileAt: path)
       return
@@ -49,9 +59,26 @@ public final class ReplacedFile {
   public func commit() throws {
     try sink.flush()
     guard let temporary = temporaryPath else { return }
-    guard rename(temporary, target) == 0 else { throw IOError.fromErrno(path) }
+    guard replacesFile && Self.exchange(temporary, with: target) || rename(temporary, target) == 0 else {
+      throw IOError.fromErrno(path)
+    }
     temporaryPath = nil
     InterruptCleanup.unregister(temporary)
+  }
+
+  /// Puts `temporary` at `target` by exchanging the two and removing the old file, now at
+  /// `temporary`; false, with the paths as they were, where that cannot be done and a rename
+  /// must (no file at `target` any more, a file system that cannot exchange).
+  ///
+  /// A `target` that became something `unlink` cannot remove (a directory) is exchanged back,
+  /// so the rename that follows fails as it always did, and nothing of the user's moves.
+  /// Until `temporary` is removed it stays registered with ``InterruptCleanup``: a signal in
+  /// between removes the old file, the new one being complete in its place.
+  private static func exchange(_ temporary: String, with target: String) -> Bool {
+    guard crease_rename_exchange(temporary, target) == 0 else { return false }
+    if unlink(temporary) == 0 { return true }
+    _ = crease_rename_exchange(temporary, target)
+    return false
   }
 
   deinit {

@@ -77,6 +77,48 @@ struct OutputSafetyTests {
     }
   }
 
+  @Test("a replaced file's other names keep its old bytes, and its mode passes to the new one")
+  func replacedFileLinks() throws {
+    try withCopy { directory, _ in
+      try write("old\n", to: "\(directory)/out")
+      #expect(chmod("\(directory)/out", 0o640) == 0)
+      #expect(link("\(directory)/out", "\(directory)/kept") == 0)
+      let file = try ReplacedFile(path: "\(directory)/out")
+      try file.sink.write("new\n")
+      try file.commit()
+      #expect(contents(of: "\(directory)/out") == "new\n")
+      #expect(contents(of: "\(directory)/kept") == "old\n", "the old file lives on under its other name")
+      var status = stat()
+      #expect(stat("\(directory)/out", &status) == 0 && status.st_mode & 0o777 == 0o640)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["kept", "out", "t.jsonl"])
+    }
+  }
+
+  @Test("a directory put where the replaced file was fails the commit and stays where it is")
+  func replacedFileBecameDirectory() throws {
+    try withCopy { directory, _ in
+      try write("old\n", to: "\(directory)/out")
+      let file = try ReplacedFile(path: "\(directory)/out")
+      try file.sink.write("new\n")
+      #expect(unlink("\(directory)/out") == 0 && mkdir("\(directory)/out", 0o755) == 0)
+      try write("theirs\n", to: "\(directory)/out/inside")
+      #expect(throws: IOError.self) { try file.commit() }
+      #expect(contents(of: "\(directory)/out/inside") == "theirs\n", "the directory was not moved")
+    }
+    // Dropped after the failed commit, the temporary file is removed too.
+    try withCopy { directory, _ in
+      try write("old\n", to: "\(directory)/out")
+      do {
+        let file = try ReplacedFile(path: "\(directory)/out")
+        #expect(unlink("\(directory)/out") == 0 && mkdir("\(directory)/out", 0o755) == 0)
+        #expect(throws: IOError.self) { try file.commit() }
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["out", "t.jsonl"])
+      #expect(try FileManager.default.contentsOfDirectory(atPath: "\(directory)/out") == [])
+    }
+  }
+
   @Test("SIGINT during a replay leaves the old output, and no temporary file")
   func interrupted() throws {
     let directory = temporaryDirectory()
